@@ -1,0 +1,82 @@
+package dev.cosid;
+
+import dev.cosid.lease.SlotLease;
+
+/**
+ * Lease events of one runtime; every callback defaults to doing nothing.
+ *
+ * <p>Callbacks run on the keeper's thread (or the caller of {@code start()}); a callback that throws
+ * is logged and ignored, so it can never stop the keeper.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * CosIdListener listener = new CosIdListener() {
+ *     public void onClockSkew(long skewMillis) {
+ *         metrics.gauge("cosid.clock.skew", skewMillis);
+ *     }
+ * };
+ * }</pre>
+ */
+public interface CosIdListener {
+
+    /** A listener that ignores every event. */
+    CosIdListener NOOP = new CosIdListener() { };
+
+    /**
+     * A slot was acquired, at start or after a loss.
+     *
+     * @param lease the new lease
+     */
+    default void onSlotAcquired(SlotLease lease) {
+    }
+
+    /**
+     * A renewal succeeded.
+     *
+     * @param lease the renewed lease
+     */
+    default void onRenewed(SlotLease lease) {
+    }
+
+    /**
+     * A renewal or re-acquisition failed and will be retried with back-off.
+     *
+     * @param cause the failure
+     * @param attempt the number of consecutive failures, from 1
+     */
+    default void onRenewalFailed(Throwable cause, int attempt) {
+    }
+
+    /**
+     * A renewal found the lease gone: generators refuse until a new slot is bound.
+     *
+     * @param lease the lease that was lost
+     */
+    default void onSlotLost(SlotLease lease) {
+    }
+
+    /**
+     * The local clock differs from the store's by more than half the tolerance.
+     *
+     * @param skewMillis local minus store, ms
+     */
+    default void onClockSkew(long skewMillis) {
+    }
+
+    /**
+     * A live lease holds this runtime's owner key under another incarnation; it is left alone.
+     *
+     * @param key the owner key
+     * @param slot the slot of that lease
+     */
+    default void onDuplicateOwnerKey(String key, int slot) {
+    }
+
+    /**
+     * Every slot of the namespace is held.
+     *
+     * @param earliestExpiry the earliest expiry of the live leases, store clock, ms
+     */
+    default void onExhausted(long earliestExpiry) {
+    }
+}

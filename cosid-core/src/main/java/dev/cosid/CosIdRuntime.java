@@ -1,0 +1,402 @@
+package dev.cosid;
+
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.Namespaces;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.time.Clock;
+import dev.cosid.time.Scheduler;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * One service instance's id runtime: a lease on one slot of a namespace, kept by a
+ * {@link LeaseKeeper}, shared by every generator the runtime creates.
+ *
+ * <p>Closing is ordered: every generator is closed and reports its exact last issued millisecond,
+ * then the slot is released with the largest of them, then the stores and executors the runtime
+ * created are closed. {@code close()} is idempotent.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * try (CosIdRuntime runtime = CosIdRuntime.builder()
+ *         .namespace("orders")
+ *         .store("sqlite:/var/lib/cosid/cosid.db")
+ *         .start()) {
+ *     SnowflakeId ids = runtime.snowflake("order");
+ *     long id = ids.nextId();
+ * }
+ * }</pre>
+ */
+public final class CosIdRuntime implements AutoCloseable {
+
+    private enum State { RUNNING, CLOSED }
+
+    private final String namespace;
+    private final Owner owner;
+    private final int bits;
+    private final Clock clock;
+    private final long maxWaitNanos;
+    private final LeaseKeeper keeper;
+    private final LeaseStore store;
+    private final boolean ownsStore;
+    private final Scheduler scheduler;
+    private final boolean ownsScheduler;
+    private final Map<String, LeasedSnowflake> generators = new LinkedHashMap<>();
+    private State state = State.RUNNING;
+
+    private CosIdRuntime(Builder builder, LeaseStore store, Scheduler scheduler, LeaseKeeper keeper) {
+        this.namespace = builder.namespace;
+        this.owner = keeper == null ? null : keeperOwner(builder);
+        this.bits = builder.bits;
+        this.clock = builder.clock;
+        this.maxWaitNanos = builder.maxWait.toNanos();
+        this.keeper = keeper;
+        this.store = store;
+        this.ownsStore = builder.store == null;
+        this.scheduler = scheduler;
+        this.ownsScheduler = builder.scheduler == null;
+    }
+
+    private static Owner keeperOwner(Builder builder) {
+        return builder.owner;
+    }
+
+    /** Returns a new builder. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the generator of an id space with the default layout {@link IdLayout#MILLISECOND}.
+     *
+     * @param name the id space, like a table name
+     * @return the same generator for the same name
+     */
+    public SnowflakeId snowflake(String name) {
+        return snowflake(name, IdLayout.MILLISECOND);
+    }
+
+    /**
+     * Returns the generator of an id space with the given layout.
+     *
+     * @param name the id space, like a table name
+     * @param layout the layout; its slot bits must hold the namespace's {@code bits}
+     * @return the same generator for the same name
+     * @throws IllegalArgumentException when the layout's slot bits are fewer than {@code bits}, or the
+     *     name is already used with another layout
+     */
+    public synchronized SnowflakeId snowflake(String name, IdLayout layout) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(layout, "layout");
+        if (state != State.RUNNING) {
+            throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
+        }
+        layout.requireSlotBits(bits);
+        LeasedSnowflake existing = generators.get(name);
+        if (existing != null) {
+            if (!existing.layout().equals(layout)) {
+                throw new IllegalArgumentException("generator '" + name + "' already exists with layout "
+                        + existing.layout() + ", not " + layout);
+            }
+            return existing;
+        }
+        LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper::binding, clock, maxWaitNanos);
+        generators.put(name, created);
+        return created;
+    }
+
+    /** Returns the current lease, or the last one if it was lost or released. */
+    public SlotLease lease() {
+        return keeper.lease();
+    }
+
+    /** Returns the namespace. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** Returns this runtime's owner: its key and incarnation. */
+    public Owner owner() {
+        return owner;
+    }
+
+    /** Returns the keeper of this runtime's lease. */
+    public LeaseKeeper keeper() {
+        return keeper;
+    }
+
+    /** Closes the generators, releases the slot with the exact last issued millisecond, closes what it created. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+        }
+        keeper.stop();
+        long lastIssued = keeper.lease().floor();
+        for (LeasedSnowflake generator : generators.values()) {
+            lastIssued = Math.max(lastIssued, generator.close());
+        }
+        keeper.release(lastIssued);
+        if (ownsScheduler) {
+            scheduler.close();
+        }
+        if (ownsStore) {
+            store.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CosIdRuntime[namespace " + namespace + ", owner " + owner + ", " + keeper.lease() + "]";
+    }
+
+    /**
+     * Configures and starts a runtime; every setting is checked at {@link #start()}.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * CosIdRuntime runtime = CosIdRuntime.builder().namespace("orders").store(store).start();
+     * }</pre>
+     */
+    public static final class Builder {
+        private String namespace;
+        private LeaseStore store;
+        private String storeUrl;
+        private String ownerKey;
+        private Owner owner;
+        private Duration ttl = Duration.ofSeconds(30);
+        private Duration tolerance = Duration.ofSeconds(1);
+        private int bits = 10;
+        private Integer preferredSlot;
+        private Duration maxWait = Duration.ofSeconds(1);
+        private Duration acquireTimeout;
+        private Clock clock = Clock.system();
+        private Scheduler scheduler;
+        private CosIdListener listener = CosIdListener.NOOP;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the namespace: 1 to 64 characters of {@code [A-Za-z0-9._-]}.
+         *
+         * @param namespace the namespace
+         * @return this builder
+         */
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        /**
+         * Uses a store the caller owns and closes.
+         *
+         * @param store the store
+         * @return this builder
+         */
+        public Builder store(LeaseStore store) {
+            this.store = Objects.requireNonNull(store, "store");
+            this.storeUrl = null;
+            return this;
+        }
+
+        /**
+         * Opens a store by URL at start; the runtime closes it.
+         *
+         * @param url a store URL such as {@code sqlite:/var/lib/cosid/cosid.db}
+         * @return this builder
+         */
+        public Builder store(String url) {
+            this.storeUrl = Objects.requireNonNull(url, "url");
+            this.store = null;
+            return this;
+        }
+
+        /**
+         * Sets the owner key; default {@code host:pid}.
+         *
+         * @param ownerKey the logical identity of this instance
+         * @return this builder
+         */
+        public Builder ownerKey(String ownerKey) {
+            this.ownerKey = ownerKey;
+            return this;
+        }
+
+        /**
+         * Sets how long a lease lives past each renewal; default 30 s, at least 3 ms.
+         *
+         * @param ttl the lease time to live
+         * @return this builder
+         */
+        public Builder ttl(Duration ttl) {
+            this.ttl = ttl;
+            return this;
+        }
+
+        /**
+         * Sets how far past the store's expiry a holder may still issue; default 1 s.
+         *
+         * @param tolerance the tolerance, recorded with the namespace
+         * @return this builder
+         */
+        public Builder tolerance(Duration tolerance) {
+            this.tolerance = tolerance;
+            return this;
+        }
+
+        /**
+         * Sets the number of slot bits of the namespace; default 10 (1024 slots), 0 to 16.
+         *
+         * @param bits the slot bits
+         * @return this builder
+         */
+        public Builder bits(int bits) {
+            this.bits = bits;
+            return this;
+        }
+
+        /**
+         * Prefers a slot, such as a StatefulSet ordinal, when it is free.
+         *
+         * @param slot the preferred slot
+         * @return this builder
+         */
+        public Builder preferredSlot(int slot) {
+            this.preferredSlot = slot;
+            return this;
+        }
+
+        /**
+         * Sets how long {@code nextId()} waits before throwing {@link IdUnavailableException}; default 1 s.
+         *
+         * @param maxWait the wait bound, zero or more
+         * @return this builder
+         */
+        public Builder maxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+            return this;
+        }
+
+        /**
+         * Sets how long start-up retries an exhausted namespace; default the ttl.
+         *
+         * @param acquireTimeout the bound, zero or more
+         * @return this builder
+         */
+        public Builder acquireTimeout(Duration acquireTimeout) {
+            this.acquireTimeout = acquireTimeout;
+            return this;
+        }
+
+        /**
+         * Sets the clock; default {@link Clock#system()}.
+         *
+         * @param clock the clock
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * Runs the keeper on a given scheduler, which the caller owns; default one daemon thread.
+         *
+         * @param scheduler the scheduler
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Sets the listener of lease events; default none.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(CosIdListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Checks the settings, joins the namespace and acquires a slot.
+         *
+         * @return the running runtime
+         * @throws IllegalArgumentException for a bad setting, naming it, before any store call
+         * @throws NamespaceMismatchException when the namespace records other bits or tolerance
+         * @throws SlotsExhaustedException when no slot came free within the acquire timeout
+         */
+        public CosIdRuntime start() {
+            Namespaces.require(namespace);
+            if (store == null && storeUrl == null) {
+                throw new IllegalArgumentException("no store: set store(LeaseStore) or store(url)");
+            }
+            long ttlMillis = Clock.millis("ttl", ttl);
+            if (ttlMillis < 3) {
+                throw new IllegalArgumentException("ttl of " + ttlMillis + " ms is shorter than 3 ms");
+            }
+            long toleranceMillis = Clock.millis("tolerance", tolerance);
+            if (bits < 0 || bits > 16) {
+                throw new IllegalArgumentException("bits " + bits + " are outside 0..16");
+            }
+            int limit = 1 << bits;
+            if (preferredSlot != null) {
+                Namespaces.requireSlot(preferredSlot, limit);
+            }
+            Clock.millis("maxWait", maxWait);
+            Duration timeout = acquireTimeout == null ? ttl : acquireTimeout;
+            Clock.millis("acquireTimeout", timeout);
+            owner = Owner.of(ownerKey == null ? defaultOwnerKey() : ownerKey);
+
+            LeaseStore opened = store != null ? store : LeaseStores.open(storeUrl);
+            Scheduler keeperScheduler = scheduler != null ? scheduler : Scheduler.newSingleThread("cosid-keeper-" + namespace);
+            try {
+                NamespaceRecord proposed = new NamespaceRecord(limit, toleranceMillis);
+                NamespaceRecord stored = opened.register(namespace, proposed);
+                if (!stored.equals(proposed)) {
+                    throw new NamespaceMismatchException("namespace '" + namespace + "' holds " + stored
+                            + "; this runtime asks for " + proposed + " (bits " + bits + ")");
+                }
+                LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner, new LeaseTerms(ttlMillis, toleranceMillis),
+                        limit, preferredSlot == null ? OptionalInt.empty() : OptionalInt.of(preferredSlot), clock,
+                        keeperScheduler, new SafeListener(listener));
+                keeper.start(timeout);
+                return new CosIdRuntime(this, opened, keeperScheduler, keeper);
+            } catch (RuntimeException e) {
+                if (scheduler == null) {
+                    keeperScheduler.close();
+                }
+                if (store == null) {
+                    opened.close();
+                }
+                throw e;
+            }
+        }
+
+        private static String defaultOwnerKey() {
+            String host;
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (UnknownHostException e) {
+                host = "localhost";
+            }
+            return host + ":" + ProcessHandle.current().pid();
+        }
+    }
+}

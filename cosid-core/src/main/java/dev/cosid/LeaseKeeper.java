@@ -1,0 +1,260 @@
+package dev.cosid;
+
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotChoice;
+import dev.cosid.lease.SlotChooser;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotTable;
+import dev.cosid.time.Clock;
+import dev.cosid.time.Scheduler;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Keeps one runtime's slot lease: acquires it, renews it every {@code ttl/3}, retries failures with
+ * back-off, and on loss stops the generators at once and binds a new slot.
+ *
+ * <p>Every step runs on the {@link Scheduler} seam and catches and reports everything, so a failing
+ * store or listener never stops the keeper. Renewal delays are measured by the scheduler on monotonic
+ * time; a wall clock that jumps neither stops nor floods renewals.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * // created by CosIdRuntime.builder()...start(); tests drive it with a ManualScheduler:
+ * scheduler.runNext(); // the next renewal, now
+ * }</pre>
+ */
+public final class LeaseKeeper {
+
+    private static final System.Logger LOG = System.getLogger(LeaseKeeper.class.getName());
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    /** Rounds of read-then-try before a crowd of racing runtimes counts as a failed attempt. */
+    private static final int RACE_ROUNDS = 8;
+
+    private final LeaseStore store;
+    private final String namespace;
+    private final Owner owner;
+    private final LeaseTerms terms;
+    private final int limit;
+    private final OptionalInt preferredSlot;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final CosIdListener listener;
+    private final Duration renewInterval;
+    private final Duration maxBackoff;
+    private final Object lock = new Object();
+
+    private volatile Binding binding;
+    private Scheduler.Cancellable nextStep;
+    private int failures;
+    private boolean stopped;
+
+    LeaseKeeper(LeaseStore store, String namespace, Owner owner, LeaseTerms terms, int limit,
+                OptionalInt preferredSlot, Clock clock, Scheduler scheduler, CosIdListener listener) {
+        this.store = store;
+        this.namespace = namespace;
+        this.owner = owner;
+        this.terms = terms;
+        this.limit = limit;
+        this.preferredSlot = preferredSlot;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.listener = listener;
+        this.renewInterval = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 3));
+        this.maxBackoff = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 6));
+    }
+
+    /** Returns the current lease, or the last one if it was lost or released. */
+    public SlotLease lease() {
+        return binding.lease;
+    }
+
+    /** Returns whether the generators may issue right now under the current lease. */
+    public boolean bound() {
+        return binding.state == Binding.State.BOUND;
+    }
+
+    Binding binding() {
+        return binding;
+    }
+
+    /**
+     * Acquires the first lease, waiting for the earliest expiry while the namespace is exhausted.
+     *
+     * @param acquireTimeout how long to keep trying an exhausted namespace
+     * @throws SlotsExhaustedException when no slot came free in time
+     */
+    void start(Duration acquireTimeout) {
+        long started = clock.monotonicNanos();
+        for (;;) {
+            Attempt attempt = tryAcquire();
+            if (attempt.lease.isPresent()) {
+                synchronized (lock) {
+                    bind(attempt.lease.get());
+                    listener.onSlotAcquired(attempt.lease.get());
+                    schedule(renewInterval);
+                }
+                return;
+            }
+            long remaining = acquireTimeout.toNanos() - (clock.monotonicNanos() - started);
+            if (remaining <= 0) {
+                throw new SlotsExhaustedException("namespace '" + namespace + "' has no free slot among its " + limit
+                        + " slots after " + acquireTimeout.toMillis() + " ms; the earliest lease expires at "
+                        + attempt.earliestExpiry + " (store clock, ms)", attempt.earliestExpiry);
+            }
+            long untilExpiry = Math.max(1, attempt.earliestExpiry - attempt.storeNow) * 1_000_000L;
+            clock.park(Math.min(remaining, Math.min(untilExpiry, maxBackoff.toNanos())));
+        }
+    }
+
+    /** Runs one keeper step: renew, or re-acquire after a loss. Scheduled; public for simulation. */
+    void step() {
+        synchronized (lock) {
+            if (stopped) {
+                return;
+            }
+            try {
+                if (binding.state == Binding.State.LOST) {
+                    rebind();
+                } else {
+                    renew();
+                }
+            } catch (RuntimeException e) {
+                failures++;
+                LOG.log(System.Logger.Level.WARNING, "lease keeper step failed for namespace '" + namespace + "'", e);
+                listener.onRenewalFailed(e, failures);
+                schedule(backoff());
+            }
+        }
+    }
+
+    private void renew() {
+        SlotLease current = binding.lease;
+        Optional<SlotLease> renewed = store.renew(current, terms);
+        if (renewed.isPresent()) {
+            failures = 0;
+            bind(renewed.get());
+            listener.onRenewed(renewed.get());
+            schedule(renewInterval);
+            return;
+        }
+        // the fence or the incarnation no longer match: stop issuing before anything else
+        binding = new Binding(current, Binding.State.LOST);
+        LOG.log(System.Logger.Level.WARNING, "lost the lease: " + current);
+        listener.onSlotLost(current);
+        rebind();
+    }
+
+    private void rebind() {
+        Attempt attempt = tryAcquire();
+        if (attempt.lease.isPresent()) {
+            failures = 0;
+            bind(attempt.lease.get());
+            listener.onSlotAcquired(attempt.lease.get());
+            schedule(renewInterval);
+        } else {
+            failures++;
+            long untilExpiry = Math.max(1, attempt.earliestExpiry - attempt.storeNow);
+            Duration wait = backoff();
+            schedule(wait.toMillis() < untilExpiry ? wait : Duration.ofMillis(untilExpiry));
+        }
+    }
+
+    private Attempt tryAcquire() {
+        for (int round = 0; round < RACE_ROUNDS; round++) {
+            SlotTable table = store.read(namespace);
+            checkSkew(table.storeNow());
+            SlotChoice choice = SlotChooser.choose(table, owner, limit, preferredSlot);
+            for (int slot : choice.duplicateOwnerSlots()) {
+                listener.onDuplicateOwnerKey(owner.key(), slot);
+            }
+            if (choice instanceof SlotChoice.Exhausted) {
+                long earliest = ((SlotChoice.Exhausted) choice).earliestExpiry();
+                listener.onExhausted(earliest);
+                return new Attempt(Optional.empty(), earliest, table.storeNow());
+            }
+            for (SlotChoice.Candidate candidate : ((SlotChoice.Candidates) choice).candidates()) {
+                Optional<SlotLease> lease = candidate.reason() == SlotChoice.Reason.HELD
+                        ? store.renew(candidate.current().toLease(namespace, table.storeNow()), terms)
+                        : store.acquire(namespace, candidate.slot(), owner, terms);
+                if (lease.isPresent()) {
+                    return new Attempt(lease, 0, 0);
+                }
+            }
+        }
+        throw new LeaseStoreException("lost every race for a slot of namespace '" + namespace + "' in " + RACE_ROUNDS
+                + " rounds of reads");
+    }
+
+    private void bind(SlotLease lease) {
+        binding = new Binding(lease, Binding.State.BOUND);
+        checkSkew(lease.storeNow());
+    }
+
+    private void checkSkew(long storeNow) {
+        long skew = clock.nowMillis() - storeNow;
+        if (Math.abs(skew) > terms.toleranceMillis() / 2) {
+            listener.onClockSkew(skew);
+        }
+    }
+
+    private Duration backoff() {
+        int doublings = Math.min(failures - 1, 20);
+        Duration wait = FIRST_BACKOFF.multipliedBy(1L << Math.max(0, doublings));
+        return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
+    }
+
+    private void schedule(Duration delay) {
+        if (!stopped) {
+            nextStep = scheduler.schedule(delay, this::step);
+        }
+    }
+
+    /** Stops scheduling; waits for a step in progress. */
+    void stop() {
+        synchronized (lock) {
+            stopped = true;
+            if (nextStep != null) {
+                nextStep.cancel();
+            }
+        }
+    }
+
+    /**
+     * Releases the slot with the exact last issued millisecond, after the generators are closed.
+     *
+     * @param lastIssuedMillis the largest last issued millisecond of the generators
+     */
+    void release(long lastIssuedMillis) {
+        synchronized (lock) {
+            Binding last = binding;
+            binding = new Binding(last.lease, Binding.State.CLOSED);
+            if (last.state != Binding.State.BOUND) {
+                return;
+            }
+            try {
+                if (!store.release(last.lease, lastIssuedMillis)) {
+                    LOG.log(System.Logger.Level.WARNING, "the lease was already gone at release: " + last.lease);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "release failed; the slot frees up at its expiry: " + last.lease, e);
+            }
+        }
+    }
+
+    private static final class Attempt {
+        final Optional<SlotLease> lease;
+        final long earliestExpiry;
+        final long storeNow;
+
+        Attempt(Optional<SlotLease> lease, long earliestExpiry, long storeNow) {
+            this.lease = lease;
+            this.earliestExpiry = earliestExpiry;
+            this.storeNow = storeNow;
+        }
+    }
+}

@@ -1,0 +1,265 @@
+package dev.cosid;
+
+import dev.cosid.lease.SlotLease;
+import dev.cosid.time.Clock;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.Supplier;
+
+/**
+ * A generator that issues unit {@code u} only if {@code floor < start(u)} and {@code end(u) <= ceiling}
+ * of the current lease.
+ *
+ * <p>The whole state is one word, {@code lastId + 1} (0 before the first id), moved by one CAS per
+ * batch; the sign bit marks the generator closed, so closing is atomic with issuing and the last
+ * issued id is exact. Because the word holds the slot too, ids stay strictly increasing across a
+ * change of slot: a new slot starts at a later unit.
+ */
+final class LeasedSnowflake implements SnowflakeId {
+
+    private static final VarHandle STATE;
+    private static final int HELD_NONE = 0;
+    private static final int HELD_FLOOR = 1;
+    private static final int HELD_CEILING = 2;
+    private static final int HELD_SEQUENCE = 3;
+    private static final int HELD_CLOCK_BEHIND = 4;
+    /** Busy-wait this long before parking: a used-up sequence frees up within one unit. */
+    private static final long SPIN_NANOS = 2_000_000L;
+    private static final int SPIN_LIMIT = 200_000;
+    private static final long PARK_NANOS = 1_000_000L;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(LeasedSnowflake.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final IdLayout layout;
+    private final Supplier<Binding> binding;
+    private final Clock clock;
+    private final long maxWaitNanos;
+    private final long epoch;
+    private final long unitMillis;
+    private final int sequenceBits;
+    private final int timestampShift;
+    private final long sequenceMask;
+    private final long slotMask;
+    private final long lastUsableUnit;
+
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile long state;
+    private Bounds bounds;
+
+    LeasedSnowflake(String name, IdLayout layout, Supplier<Binding> binding, Clock clock, long maxWaitNanos) {
+        this.name = name;
+        this.layout = layout;
+        this.binding = binding;
+        this.clock = clock;
+        this.maxWaitNanos = maxWaitNanos;
+        this.epoch = layout.epochMillis();
+        this.unitMillis = layout.unitMillis();
+        this.sequenceBits = layout.sequenceBits();
+        this.timestampShift = layout.slotBits() + layout.sequenceBits();
+        this.sequenceMask = layout.maxSequence();
+        this.slotMask = layout.slotCount() - 1;
+        // the last unit is left unused so that lastId + 1 never reaches the sign bit
+        this.lastUsableUnit = layout.timestampBits() == 63 ? Long.MAX_VALUE - 1 : (1L << layout.timestampBits()) - 2;
+    }
+
+    @Override
+    public IdLayout layout() {
+        return layout;
+    }
+
+    @Override
+    public long nextId() {
+        return reserve(1);
+    }
+
+    @Override
+    public long[] nextIds(int count) {
+        if (count < 1) {
+            throw new IllegalArgumentException("count " + count + " is less than 1");
+        }
+        long[] ids = new long[count];
+        int filled = 0;
+        while (filled < count) {
+            long first = reserve(count - filled);
+            long run = Math.min(count - filled, sequenceMask - (first & sequenceMask) + 1);
+            for (long i = 0; i < run; i++) {
+                ids[filled++] = first + i;
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Reserves up to {@code wanted} consecutive ids of one unit and returns the first; the number
+     * reserved is {@code min(wanted, sequences left in that unit)}.
+     */
+    private long reserve(long wanted) {
+        boolean waiting = false;
+        long waitStart = 0;
+        int spins = 0;
+        for (;;) {
+            Bounds window = bounds();
+            long current = (long) STATE.getVolatile(this);
+            if (current < 0) {
+                throw closed();
+            }
+            long now = clock.nowMillis();
+            long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
+            long unit;
+            long sequence = 0;
+            long lastUnit = Long.MIN_VALUE;
+            int held = HELD_NONE;
+            if (current == 0) {
+                unit = nowUnit;
+            } else {
+                long last = current - 1;
+                lastUnit = last >>> timestampShift;
+                long lastSequence = last & sequenceMask;
+                boolean sameSlot = ((last >>> sequenceBits) & slotMask) == window.slot;
+                if (nowUnit > lastUnit) {
+                    unit = nowUnit;
+                } else if (sameSlot && lastSequence < sequenceMask) {
+                    // continues the unit issued last, even if the clock stepped back
+                    unit = lastUnit;
+                    sequence = lastSequence + 1;
+                } else {
+                    unit = lastUnit + 1;
+                    if (unit > nowUnit) {
+                        held = nowUnit < lastUnit ? HELD_CLOCK_BEHIND : HELD_SEQUENCE;
+                    }
+                }
+            }
+            if (held == HELD_NONE) {
+                if (unit < window.minUnit) {
+                    held = HELD_FLOOR;
+                } else if (unit > window.maxUnit) {
+                    held = HELD_CEILING;
+                } else {
+                    long count = Math.min(wanted, sequenceMask - sequence + 1);
+                    long first = (unit << timestampShift) | window.slotPart | sequence;
+                    if (STATE.compareAndSet(this, current, first + count)) {
+                        return first;
+                    }
+                    continue;
+                }
+            }
+            long nowNanos = clock.monotonicNanos();
+            if (!waiting) {
+                waiting = true;
+                waitStart = nowNanos;
+            }
+            long waited = nowNanos - waitStart;
+            if (waited >= maxWaitNanos) {
+                throw unavailable(held, window, now, unit, lastUnit, waited);
+            }
+            if (spins < SPIN_LIMIT && waited < SPIN_NANOS) {
+                spins++;
+                Thread.onSpinWait();
+            } else {
+                clock.park(Math.min(PARK_NANOS, maxWaitNanos - waited));
+            }
+        }
+    }
+
+    private Bounds bounds() {
+        Binding current = binding.get();
+        Bounds cached = bounds;
+        if (cached == null || cached.binding != current) {
+            cached = new Bounds(current);
+            bounds = cached;
+        }
+        if (current.state != Binding.State.BOUND) {
+            if (current.state == Binding.State.LOST) {
+                SlotLease lost = current.lease;
+                throw new SlotLostException("generator '" + name + "': the lease on slot " + lost.slot()
+                        + " of namespace '" + lost.namespace() + "' (fence " + lost.fence()
+                        + ") was lost; no id is issued until a new slot is bound");
+            }
+            throw closed();
+        }
+        return cached;
+    }
+
+    /**
+     * Closes the generator atomically with issuing.
+     *
+     * @return the exact last issued millisecond: the end of the last unit issued, or the floor of the
+     *     current lease if none was issued
+     */
+    long close() {
+        for (;;) {
+            long current = (long) STATE.getVolatile(this);
+            if (current < 0 || STATE.compareAndSet(this, current, current | Long.MIN_VALUE)) {
+                return lastIssuedMillis(current & Long.MAX_VALUE);
+            }
+        }
+    }
+
+    /** Returns the exact last issued millisecond, or the current floor before the first id. */
+    long lastIssuedMillis() {
+        return lastIssuedMillis((long) STATE.getVolatile(this) & Long.MAX_VALUE);
+    }
+
+    private long lastIssuedMillis(long word) {
+        if (word == 0) {
+            return binding.get().lease.floor();
+        }
+        return layout.endOf((word - 1) >>> timestampShift);
+    }
+
+    private IdUnavailableException closed() {
+        return new IdUnavailableException("generator '" + name + "' is closed");
+    }
+
+    private IdUnavailableException unavailable(int held, Bounds window, long now, long unit, long lastUnit,
+                                               long waitedNanos) {
+        SlotLease lease = window.binding.lease;
+        String where = "generator '" + name + "' on slot " + lease.slot() + " of namespace '" + lease.namespace()
+                + "', window (" + lease.floor() + ", " + lease.ceiling() + "]: ";
+        String waited = " (waited " + waitedNanos / 1_000_000 + " ms)";
+        switch (held) {
+            case HELD_FLOOR:
+                return new IdUnavailableException(where + "held by the floor: the clock at " + now
+                        + " ms has not passed the floor " + lease.floor() + " ms" + waited);
+            case HELD_CEILING:
+                return new IdUnavailableException(where + "held by the ceiling: the unit " + layout.startOf(unit)
+                        + ".." + layout.endOf(unit) + " ms ends past the ceiling " + lease.ceiling()
+                        + " ms and no renewal raised it" + waited);
+            case HELD_CLOCK_BEHIND:
+                return new IdUnavailableException(where + "held by the clock behind last issued: the clock at "
+                        + now + " ms is behind the last issued unit " + layout.startOf(lastUnit) + ".."
+                        + layout.endOf(lastUnit) + " ms, whose sequence is used up" + waited);
+            default:
+                return new IdUnavailableException(where + "held by the sequence: all " + (sequenceMask + 1)
+                        + " ids of the unit " + layout.startOf(lastUnit) + ".." + layout.endOf(lastUnit)
+                        + " ms are issued and the clock at " + now + " ms has not reached the next unit" + waited);
+        }
+    }
+
+    /** The window of one binding in units of this layout, computed once per binding. */
+    private final class Bounds {
+        final Binding binding;
+        final int slot;
+        final long slotPart;
+        /** The first unit that starts after the floor. */
+        final long minUnit;
+        /** The last unit that ends at or before the ceiling. */
+        final long maxUnit;
+
+        Bounds(Binding binding) {
+            this.binding = binding;
+            SlotLease lease = binding.lease;
+            this.slot = lease.slot();
+            this.slotPart = (long) slot << sequenceBits;
+            this.minUnit = Math.max(0, Math.floorDiv(lease.floor() - epoch, unitMillis) + 1);
+            this.maxUnit = Math.min(lastUsableUnit, Math.floorDiv(lease.ceiling() - epoch - unitMillis + 1, unitMillis));
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.cosid;
+
+import dev.cosid.lease.SlotLease;
+import java.util.function.Consumer;
+
+/** Wraps a listener so that a callback that throws is logged and ignored. */
+final class SafeListener implements CosIdListener {
+
+    private static final System.Logger LOG = System.getLogger(SafeListener.class.getName());
+
+    private final CosIdListener delegate;
+
+    SafeListener(CosIdListener delegate) {
+        this.delegate = delegate;
+    }
+
+    private void call(String event, Consumer<CosIdListener> callback) {
+        try {
+            callback.accept(delegate);
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError) {
+                throw e;
+            }
+            LOG.log(System.Logger.Level.WARNING, "CosIdListener." + event + " threw; ignored", e);
+        }
+    }
+
+    @Override
+    public void onSlotAcquired(SlotLease lease) {
+        call("onSlotAcquired", listener -> listener.onSlotAcquired(lease));
+    }
+
+    @Override
+    public void onRenewed(SlotLease lease) {
+        call("onRenewed", listener -> listener.onRenewed(lease));
+    }
+
+    @Override
+    public void onRenewalFailed(Throwable cause, int attempt) {
+        call("onRenewalFailed", listener -> listener.onRenewalFailed(cause, attempt));
+    }
+
+    @Override
+    public void onSlotLost(SlotLease lease) {
+        call("onSlotLost", listener -> listener.onSlotLost(lease));
+    }
+
+    @Override
+    public void onClockSkew(long skewMillis) {
+        call("onClockSkew", listener -> listener.onClockSkew(skewMillis));
+    }
+
+    @Override
+    public void onDuplicateOwnerKey(String key, int slot) {
+        call("onDuplicateOwnerKey", listener -> listener.onDuplicateOwnerKey(key, slot));
+    }
+
+    @Override
+    public void onExhausted(long earliestExpiry) {
+        call("onExhausted", listener -> listener.onExhausted(earliestExpiry));
+    }
+}

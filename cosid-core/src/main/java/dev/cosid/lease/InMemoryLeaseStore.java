@@ -1,0 +1,109 @@
+package dev.cosid.lease;
+
+import dev.cosid.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * A lease store in this process's memory, for tests and single-process use.
+ *
+ * <p>Each operation runs {@link LeaseTransitions} under one lock with the store's own clock, which
+ * tests can move independently of the runtime's.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * ManualClock storeClock = new ManualClock(Instant.parse("2026-12-01T00:00:00Z"));
+ * LeaseStore store = new InMemoryLeaseStore(storeClock);
+ * }</pre>
+ */
+public final class InMemoryLeaseStore implements LeaseStore {
+
+    private final Clock clock;
+    private final Map<String, NamespaceRecord> namespaces = new HashMap<>();
+    private final Map<String, TreeMap<Integer, SlotRecord>> slots = new HashMap<>();
+
+    /** Creates a store on the system clock. */
+    public InMemoryLeaseStore() {
+        this(Clock.system());
+    }
+
+    /**
+     * Creates a store on the given clock.
+     *
+     * @param clock the store's clock
+     */
+    public InMemoryLeaseStore(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public synchronized NamespaceRecord register(String namespace, NamespaceRecord proposed) {
+        Namespaces.require(namespace);
+        return namespaces.computeIfAbsent(namespace, name -> proposed);
+    }
+
+    @Override
+    public synchronized Optional<NamespaceRecord> namespace(String namespace) {
+        return Optional.ofNullable(namespaces.get(Namespaces.require(namespace)));
+    }
+
+    @Override
+    public synchronized SlotTable read(String namespace) {
+        Namespaces.require(namespace);
+        return new SlotTable(namespace, clock.nowMillis(),
+                new ArrayList<>(slots.getOrDefault(namespace, new TreeMap<>()).values()));
+    }
+
+    @Override
+    public synchronized Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
+        return apply(namespace, slot, current -> LeaseTransitions.acquire(current, owner, clock.nowMillis(), terms));
+    }
+
+    @Override
+    public synchronized Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
+        return apply(lease.namespace(), lease.slot(), current ->
+                LeaseTransitions.renew(current, lease.owner(), lease.fence(), clock.nowMillis(), terms));
+    }
+
+    @Override
+    public synchronized boolean release(SlotLease lease, long lastIssuedMillis) {
+        return apply(lease.namespace(), lease.slot(), current ->
+                LeaseTransitions.release(current, lease.owner(), lease.fence(), lastIssuedMillis)).isPresent();
+    }
+
+    private Optional<SlotLease> apply(String namespace, int slot,
+                                      Function<SlotRecord, Optional<SlotRecord>> transition) {
+        Namespaces.require(namespace);
+        NamespaceRecord record = namespaces.get(namespace);
+        if (record == null) {
+            throw new IllegalStateException("namespace '" + namespace + "' is not registered");
+        }
+        Namespaces.requireSlot(slot, record.limit());
+        TreeMap<Integer, SlotRecord> table = slots.computeIfAbsent(namespace, name -> new TreeMap<>());
+        Optional<SlotRecord> next = transition.apply(table.getOrDefault(slot, SlotRecord.empty(slot)));
+        next.ifPresent(changed -> table.put(slot, changed));
+        long now = clock.nowMillis();
+        return next.map(changed -> changed.toLease(namespace, now));
+    }
+
+    /** Returns a copy of every slot record of a namespace, for tests and diagnostics. */
+    synchronized List<SlotRecord> records(String namespace) {
+        return new ArrayList<>(slots.getOrDefault(namespace, new TreeMap<>()).values());
+    }
+
+    @Override
+    public String describe() {
+        return "memory:";
+    }
+
+    @Override
+    public void close() {
+        // nothing to release: the records live as long as this object
+    }
+}

@@ -1,0 +1,87 @@
+package dev.cosid.lease;
+
+import java.util.Optional;
+
+/**
+ * Where slot leases live: the SPI every store implements, each operation one atomic conditional
+ * update of one slot, judged by the store's own clock.
+ *
+ * <p>The conditions and changes are those of {@link LeaseTransitions}; every implementation passes
+ * the contract suite in {@code cosid-testkit}. Failures to reach the store raise
+ * {@link LeaseStoreException}; a condition that does not hold is an empty answer, not an error.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * try (LeaseStore store = LeaseStores.open("sqlite:/var/lib/cosid/cosid.db")) {
+ *     NamespaceRecord stored = store.register("orders", new NamespaceRecord(1024, 1000));
+ *     Optional<SlotLease> lease = store.acquire("orders", 0, Owner.of("host:8080"), new LeaseTerms(30_000, 1_000));
+ * }
+ * }</pre>
+ */
+public interface LeaseStore extends AutoCloseable {
+
+    /**
+     * Writes the namespace record if the namespace has none, and returns the stored record.
+     *
+     * @param namespace a valid namespace name
+     * @param proposed the record to write when none exists
+     * @return the record the store holds, which may differ from the proposal
+     */
+    NamespaceRecord register(String namespace, NamespaceRecord proposed);
+
+    /**
+     * Returns the namespace record, if the namespace was registered.
+     *
+     * @param namespace a valid namespace name
+     * @return the stored record
+     */
+    Optional<NamespaceRecord> namespace(String namespace);
+
+    /**
+     * Reads every slot record of a namespace with the store's clock.
+     *
+     * @param namespace a valid namespace name
+     * @return the records and {@code storeNow}
+     */
+    SlotTable read(String namespace);
+
+    /**
+     * Takes a slot that is free or expired: {@code fence + 1}, {@code floor = nextFloor},
+     * {@code expiresAt = now + ttl}, {@code ceiling = max(expiresAt + tolerance, floor)},
+     * {@code nextFloor = ceiling}.
+     *
+     * @param namespace a valid namespace name
+     * @param slot the slot
+     * @param owner the requester
+     * @param terms ttl and tolerance
+     * @return the new lease, or empty when the slot was live
+     */
+    Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms);
+
+    /**
+     * Extends a lease held by the same incarnation with the same fence:
+     * {@code expiresAt = max(expiresAt, now + ttl)}; ceiling and next floor follow and never drop.
+     *
+     * @param lease the lease as last seen
+     * @param terms ttl and tolerance
+     * @return the renewed lease, or empty when the lease is gone
+     */
+    Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms);
+
+    /**
+     * Gives a lease back: owner cleared, {@code nextFloor = max(floor, min(lastIssued, ceiling))},
+     * {@code fence + 1}.
+     *
+     * @param lease the lease as last seen
+     * @param lastIssuedMillis the exact last millisecond the holder issued, or its floor if none
+     * @return false when the lease was already gone
+     */
+    boolean release(SlotLease lease, long lastIssuedMillis);
+
+    /** Returns the store's address for messages, never with a password. */
+    String describe();
+
+    /** Closes connections the store owns. Idempotent. */
+    @Override
+    void close();
+}

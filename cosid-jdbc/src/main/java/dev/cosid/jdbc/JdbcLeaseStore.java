@@ -1,0 +1,256 @@
+package dev.cosid.jdbc;
+
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.Namespaces;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotRecord;
+import dev.cosid.lease.SlotTable;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+
+/**
+ * A lease store in a relational database: each operation is one SQL statement whose {@code WHERE}
+ * is the condition and whose time is the database's clock.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * LeaseStore store = JdbcLeaseStore.sqlite(Path.of("/var/lib/cosid/cosid.db"));
+ * }</pre>
+ */
+public final class JdbcLeaseStore implements LeaseStore {
+
+    private final DataSource dataSource;
+    private final JdbcDialect dialect;
+    private final String description;
+    private final AutoCloseable onClose;
+    private final Map<String, NamespaceRecord> namespaces = new ConcurrentHashMap<>();
+
+    /**
+     * Creates a store over a data source the caller owns.
+     *
+     * @param dataSource the connections
+     * @param dialect the database's SQL
+     * @param description the address for messages, without a password
+     * @param createSchema whether to create the tables if they are missing
+     */
+    public JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema) {
+        this(dataSource, dialect, description, createSchema, null);
+    }
+
+    JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
+                   AutoCloseable onClose) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.description = Objects.requireNonNull(description, "description");
+        this.onClose = onClose;
+        if (createSchema) {
+            createSchema();
+        }
+    }
+
+    /**
+     * Opens the embedded SQLite store in a file, creating the file, its directory and the schema.
+     *
+     * @param file the database file
+     * @return the store, which the caller closes
+     */
+    public static JdbcLeaseStore sqlite(java.nio.file.Path file) {
+        return SqliteDataSources.open(file);
+    }
+
+    /** Returns the dialect. */
+    public JdbcDialect dialect() {
+        return dialect;
+    }
+
+    private void createSchema() {
+        run("create the schema", connection -> {
+            try (Statement statement = connection.createStatement()) {
+                for (String ddl : dialect.schema()) {
+                    statement.execute(ddl);
+                }
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public NamespaceRecord register(String namespace, NamespaceRecord proposed) {
+        Namespaces.require(namespace);
+        NamespaceRecord stored = run("register namespace '" + namespace + "'", connection -> {
+            try (PreparedStatement insert = connection.prepareStatement(dialect.insertNamespace())) {
+                insert.setString(1, namespace);
+                insert.setInt(2, proposed.limit());
+                insert.setLong(3, proposed.toleranceMillis());
+                insert.executeUpdate();
+            }
+            return selectNamespace(connection, namespace).orElseThrow(() ->
+                    new SQLException("namespace '" + namespace + "' vanished right after it was inserted"));
+        });
+        namespaces.put(namespace, stored);
+        return stored;
+    }
+
+    @Override
+    public Optional<NamespaceRecord> namespace(String namespace) {
+        Namespaces.require(namespace);
+        return run("read namespace '" + namespace + "'", connection -> selectNamespace(connection, namespace));
+    }
+
+    private Optional<NamespaceRecord> selectNamespace(Connection connection, String namespace) throws SQLException {
+        try (PreparedStatement select = connection.prepareStatement(dialect.selectNamespace())) {
+            select.setString(1, namespace);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(new NamespaceRecord(row.getInt(1), row.getLong(2))) : Optional.empty();
+            }
+        }
+    }
+
+    @Override
+    public SlotTable read(String namespace) {
+        Namespaces.require(namespace);
+        return run("read the slots of namespace '" + namespace + "'", connection -> {
+            try (PreparedStatement select = connection.prepareStatement(dialect.selectSlots())) {
+                select.setString(1, namespace);
+                try (ResultSet rows = select.executeQuery()) {
+                    List<SlotRecord> records = new ArrayList<>();
+                    long now = 0;
+                    while (rows.next()) {
+                        now = rows.getLong(10);
+                        rows.getInt(1);
+                        if (!rows.wasNull()) {
+                            records.add(record(rows));
+                        }
+                    }
+                    return new SlotTable(namespace, now, records);
+                }
+            }
+        });
+    }
+
+    @Override
+    public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
+        checkSlot(namespace, slot);
+        return run("acquire slot " + slot + " of namespace '" + namespace + "'", connection -> {
+            try (PreparedStatement acquire = connection.prepareStatement(dialect.acquire())) {
+                acquire.setString(1, namespace);
+                acquire.setInt(2, slot);
+                acquire.setString(3, owner.key());
+                acquire.setString(4, owner.incarnation().toString());
+                acquire.setLong(5, terms.ttlMillis());
+                acquire.setLong(6, terms.toleranceMillis());
+                return lease(acquire, namespace);
+            }
+        });
+    }
+
+    @Override
+    public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
+        checkSlot(lease.namespace(), lease.slot());
+        return run("renew " + lease, connection -> {
+            try (PreparedStatement renew = connection.prepareStatement(dialect.renew())) {
+                renew.setLong(1, terms.ttlMillis());
+                renew.setLong(2, terms.toleranceMillis());
+                renew.setString(3, lease.namespace());
+                renew.setInt(4, lease.slot());
+                renew.setString(5, lease.owner().key());
+                renew.setString(6, lease.owner().incarnation().toString());
+                renew.setLong(7, lease.fence());
+                return lease(renew, lease.namespace());
+            }
+        });
+    }
+
+    @Override
+    public boolean release(SlotLease lease, long lastIssuedMillis) {
+        checkSlot(lease.namespace(), lease.slot());
+        return run("release " + lease, connection -> {
+            try (PreparedStatement release = connection.prepareStatement(dialect.release())) {
+                release.setLong(1, lastIssuedMillis);
+                release.setString(2, lease.namespace());
+                release.setInt(3, lease.slot());
+                release.setString(4, lease.owner().key());
+                release.setString(5, lease.owner().incarnation().toString());
+                release.setLong(6, lease.fence());
+                return release.executeUpdate() == 1;
+            }
+        });
+    }
+
+    private void checkSlot(String namespace, int slot) {
+        Namespaces.require(namespace);
+        NamespaceRecord record = namespaces.get(namespace);
+        if (record == null) {
+            record = namespace(namespace).orElseThrow(() ->
+                    new IllegalStateException("namespace '" + namespace + "' is not registered in " + description));
+            namespaces.put(namespace, record);
+        }
+        Namespaces.requireSlot(slot, record.limit());
+    }
+
+    private static Optional<SlotLease> lease(PreparedStatement statement, String namespace) throws SQLException {
+        try (ResultSet row = statement.executeQuery()) {
+            if (!row.next()) {
+                return Optional.empty();
+            }
+            return Optional.of(record(row).toLease(namespace, row.getLong(10)));
+        }
+    }
+
+    private static SlotRecord record(ResultSet row) throws SQLException {
+        String key = row.getString(2);
+        String incarnation = row.getString(3);
+        Owner owner = key == null || incarnation == null ? null : new Owner(key, UUID.fromString(incarnation));
+        return new SlotRecord(row.getInt(1), owner, row.getString(4), row.getLong(5), row.getLong(6), row.getLong(7),
+                row.getLong(8), row.getLong(9));
+    }
+
+    private <T> T run(String what, SqlWork<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw new LeaseStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        if (onClose != null) {
+            try {
+                onClose.close();
+            } catch (Exception e) {
+                throw new LeaseStoreException("cannot close " + description + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcLeaseStore[" + description + "]";
+    }
+
+    @FunctionalInterface
+    private interface SqlWork<T> {
+        T run(Connection connection) throws SQLException;
+    }
+}
