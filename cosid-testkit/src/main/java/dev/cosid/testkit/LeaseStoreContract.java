@@ -1,0 +1,306 @@
+package dev.cosid.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotRecord;
+import dev.cosid.lease.SlotTable;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract every {@link LeaseStore} passes: each row of the store-operations table, the
+ * monotonicity rules, idempotent renewal, fence checks, concurrency and error behaviour.
+ *
+ * <p>A store's test extends this class and supplies {@link #createStore()}; a store whose clock
+ * the test controls also overrides {@link #passStoreTime(long)}.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * class SqliteLeaseStoreTest extends LeaseStoreContract {
+ *     protected LeaseStore createStore() { return JdbcLeaseStore.sqlite(dir.resolve("cosid.db")); }
+ * }
+ * }</pre>
+ */
+public abstract class LeaseStoreContract {
+
+    private static final AtomicInteger NAMESPACES = new AtomicInteger();
+    /** Long enough that no lease expires during a test unless the test waits for it. */
+    protected static final LeaseTerms LONG = new LeaseTerms(60_000, 1_000);
+    /** Short enough that a test can wait for the expiry on a real store clock. */
+    protected static final LeaseTerms SHORT = new LeaseTerms(150, 1_000);
+
+    /** The store under test. */
+    protected LeaseStore store;
+    /** A namespace of 16 slots, fresh for every test. */
+    protected String ns;
+
+    /**
+     * Creates the store under test; called before every test.
+     *
+     * @return a store
+     * @throws Exception when the store cannot start
+     */
+    protected abstract LeaseStore createStore() throws Exception;
+
+    /**
+     * Returns once the store's clock has passed an instant. The default polls the store; a store
+     * with a manual clock advances it instead.
+     *
+     * @param storeInstant an instant of the store's clock, ms
+     */
+    protected void passStoreTime(long storeInstant) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (store.read(ns).storeNow() <= storeInstant) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the store clock did not pass " + storeInstant + " within 10 s");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    @BeforeEach
+    void openStore() throws Exception {
+        store = createStore();
+        ns = "contract-" + NAMESPACES.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
+        store.register(ns, new NamespaceRecord(16, 1_000));
+    }
+
+    @AfterEach
+    void closeStore() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    private static Owner owner(String key) {
+        return Owner.of(key);
+    }
+
+    private SlotRecord record(int slot) {
+        return store.read(ns).bySlot().get(slot);
+    }
+
+    @Test
+    void registerKeepsTheFirstRecord() {
+        assertEquals(new NamespaceRecord(16, 1_000), store.register(ns, new NamespaceRecord(1024, 2_000)));
+        assertEquals(Optional.of(new NamespaceRecord(16, 1_000)), store.namespace(ns));
+        assertEquals(Optional.empty(), store.namespace(ns + "-never"));
+    }
+
+    @Test
+    void aFreshNamespaceHasNoSlotRecords() {
+        SlotTable table = store.read(ns);
+        assertTrue(table.slots().isEmpty());
+        assertTrue(table.storeNow() > 0, "storeNow " + table.storeNow());
+    }
+
+    @Test
+    void acquireOfANeverUsedSlotStartsAtFloorZeroWithFenceOne() {
+        Owner a = owner("a");
+        SlotLease lease = store.acquire(ns, 3, a, LONG).orElseThrow();
+        assertEquals(3, lease.slot());
+        assertEquals(a, lease.owner());
+        assertEquals(1, lease.fence());
+        assertEquals(0, lease.floor());
+        assertEquals(lease.storeNow() + LONG.ttlMillis(), lease.expiresAt());
+        assertEquals(lease.expiresAt() + LONG.toleranceMillis(), lease.ceiling());
+        SlotRecord stored = record(3);
+        assertEquals(a, stored.owner());
+        assertEquals("a", stored.lastOwnerKey());
+        assertEquals(lease.ceiling(), stored.nextFloor());
+    }
+
+    @Test
+    void acquireOfALiveSlotIsRefusedEvenForTheSameKey() {
+        Owner a = owner("a");
+        SlotLease lease = store.acquire(ns, 0, a, LONG).orElseThrow();
+        assertEquals(Optional.empty(), store.acquire(ns, 0, owner("b"), LONG));
+        assertEquals(Optional.empty(), store.acquire(ns, 0, new Owner("a", UUID.randomUUID()), LONG));
+        assertEquals(lease.fence(), record(0).fence());
+        assertEquals(a, record(0).owner());
+    }
+
+    @Test
+    void acquireOfAnExpiredSlotStartsAtThePreviousCeiling() {
+        SlotLease first = store.acquire(ns, 1, owner("a"), SHORT).orElseThrow();
+        passStoreTime(first.expiresAt());
+        Owner b = owner("b");
+        SlotLease second = store.acquire(ns, 1, b, LONG).orElseThrow();
+        assertEquals(2, second.fence());
+        assertEquals(first.ceiling(), second.floor());
+        assertEquals(Math.max(second.expiresAt() + LONG.toleranceMillis(), second.floor()), second.ceiling());
+        assertEquals(second.ceiling(), record(1).nextFloor());
+        assertEquals(b, record(1).owner());
+    }
+
+    @Test
+    void acquireOfAReleasedSlotNeedsNoExpiry() {
+        SlotLease first = store.acquire(ns, 2, owner("a"), LONG).orElseThrow();
+        assertTrue(store.release(first, first.floor()));
+        SlotLease second = store.acquire(ns, 2, owner("b"), LONG).orElseThrow();
+        assertEquals(3, second.fence());
+    }
+
+    @Test
+    void renewKeepsTheFenceAndNeverLowersTheWindow() {
+        SlotLease lease = store.acquire(ns, 0, owner("a"), LONG).orElseThrow();
+        SlotLease renewed = store.renew(lease, LONG).orElseThrow();
+        assertEquals(lease.fence(), renewed.fence());
+        assertEquals(lease.floor(), renewed.floor());
+        assertTrue(renewed.expiresAt() >= lease.expiresAt());
+        assertTrue(renewed.ceiling() >= lease.ceiling());
+        assertEquals(renewed.ceiling(), record(0).nextFloor());
+        // a shorter ttl must not pull the expiry or the ceiling back
+        SlotLease shorter = store.renew(renewed, SHORT).orElseThrow();
+        assertEquals(renewed.expiresAt(), shorter.expiresAt());
+        assertEquals(renewed.ceiling(), shorter.ceiling());
+    }
+
+    @Test
+    void aReplayedRenewalSucceeds() {
+        SlotLease lease = store.acquire(ns, 0, owner("a"), LONG).orElseThrow();
+        SlotLease once = store.renew(lease, LONG).orElseThrow();
+        SlotLease again = store.renew(lease, LONG).orElseThrow();
+        assertEquals(once.fence(), again.fence());
+        assertTrue(again.ceiling() >= once.ceiling());
+    }
+
+    @Test
+    void renewAfterExpiryWorksWhileNobodyTookTheSlot() {
+        SlotLease lease = store.acquire(ns, 0, owner("a"), SHORT).orElseThrow();
+        passStoreTime(lease.expiresAt());
+        SlotLease renewed = store.renew(lease, LONG).orElseThrow();
+        assertEquals(lease.fence(), renewed.fence());
+        assertTrue(renewed.expiresAt() > lease.expiresAt());
+    }
+
+    @Test
+    void renewWithAStaleFenceOrAnotherIncarnationIsRefused() {
+        Owner a = owner("a");
+        SlotLease first = store.acquire(ns, 0, a, SHORT).orElseThrow();
+        passStoreTime(first.expiresAt());
+        SlotLease taken = store.acquire(ns, 0, owner("b"), LONG).orElseThrow();
+        assertEquals(Optional.empty(), store.renew(first, LONG));
+        SlotLease impostor = new SlotLease(ns, 0, new Owner("b", UUID.randomUUID()), taken.fence(), taken.expiresAt(),
+                taken.floor(), taken.ceiling(), taken.storeNow());
+        assertEquals(Optional.empty(), store.renew(impostor, LONG));
+        assertEquals(taken.owner(), record(0).owner());
+        assertEquals(taken.ceiling(), record(0).ceiling());
+    }
+
+    @Test
+    void releaseHandsTheExactLastIssuedMillisecondToTheNextHolder() {
+        SlotLease lease = store.acquire(ns, 4, owner("a"), LONG).orElseThrow();
+        long lastIssued = lease.storeNow() + 7;
+        assertTrue(store.release(lease, lastIssued));
+        SlotRecord released = record(4);
+        assertNull(released.owner());
+        assertEquals("a", released.lastOwnerKey());
+        assertEquals(lease.fence() + 1, released.fence());
+        assertEquals(lastIssued, released.nextFloor());
+        SlotLease next = store.acquire(ns, 4, owner("b"), LONG).orElseThrow();
+        assertEquals(lastIssued, next.floor());
+        assertEquals(lease.fence() + 2, next.fence());
+    }
+
+    @Test
+    void releaseCapsTheNextFloorAtTheCeilingAndNeverBelowTheFloor() {
+        SlotLease first = store.acquire(ns, 5, owner("a"), LONG).orElseThrow();
+        assertTrue(store.release(first, Long.MAX_VALUE - 1));
+        assertEquals(first.ceiling(), record(5).nextFloor());
+        SlotLease second = store.acquire(ns, 5, owner("b"), LONG).orElseThrow();
+        assertEquals(first.ceiling(), second.floor());
+        assertTrue(store.release(second, 0));
+        assertEquals(second.floor(), record(5).nextFloor());
+    }
+
+    @Test
+    void releaseWithAStaleFenceIsRefusedAndChangesNothing() {
+        SlotLease lease = store.acquire(ns, 6, owner("a"), LONG).orElseThrow();
+        SlotLease stale = new SlotLease(ns, 6, lease.owner(), lease.fence() - 1, lease.expiresAt(), lease.floor(),
+                lease.ceiling(), lease.storeNow());
+        assertFalse(store.release(stale, lease.floor()));
+        assertTrue(store.release(lease, lease.floor()));
+        assertFalse(store.release(lease, lease.floor()), "a second release finds the lease gone");
+        assertEquals(lease.fence() + 1, record(6).fence());
+    }
+
+    @Test
+    void slotsOutsideTheNamespaceAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> store.acquire(ns, 16, owner("a"), LONG));
+        assertThrows(IllegalArgumentException.class, () -> store.acquire(ns, -1, owner("a"), LONG));
+        assertTrue(store.read(ns).slots().isEmpty());
+    }
+
+    @Test
+    void invalidNamespaceNamesAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> store.read(""));
+        assertThrows(IllegalArgumentException.class, () -> store.read("orders/2"));
+        assertThrows(IllegalArgumentException.class, () -> store.register("x".repeat(65), new NamespaceRecord(1, 0)));
+    }
+
+    @Test
+    void manyThreadsAcquiringAtOnceNeverShareASlot() throws Exception {
+        int threads = 24;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Optional<SlotLease>>> results = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                Owner me = owner("racer-" + i);
+                results.add(pool.submit(() -> {
+                    go.await();
+                    for (int slot = 0; slot < 16; slot++) {
+                        Optional<SlotLease> lease = store.acquire(ns, slot, me, LONG);
+                        if (lease.isPresent()) {
+                            return lease;
+                        }
+                    }
+                    return Optional.empty();
+                }));
+            }
+            go.countDown();
+            Set<Integer> slots = new HashSet<>();
+            int winners = 0;
+            for (Future<Optional<SlotLease>> result : results) {
+                Optional<SlotLease> lease = result.get(60, TimeUnit.SECONDS);
+                if (lease.isPresent()) {
+                    winners++;
+                    assertTrue(slots.add(lease.get().slot()), "slot " + lease.get().slot() + " handed out twice");
+                    assertEquals(1, lease.get().fence());
+                }
+            }
+            assertEquals(16, winners);
+            SlotTable table = store.read(ns);
+            assertEquals(16, table.slots().size());
+            for (SlotRecord record : table.slots()) {
+                assertEquals(1, record.fence(), "slot " + record.slot());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
