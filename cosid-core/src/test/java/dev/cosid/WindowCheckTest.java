@@ -1,0 +1,261 @@
+package dev.cosid;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.time.Clock;
+import dev.cosid.time.ManualClock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The generator's window check, against hand-made windows and a manual clock. */
+class WindowCheckTest {
+
+    private static final long T0 = 1_800_000_000_000L;
+    private static final long SECOND = 1_000_000_000L;
+
+    private final ManualClock clock = new ManualClock(T0);
+    private final AtomicReference<Binding> binding = new AtomicReference<>();
+
+    private void bind(int slot, long floor, long ceiling) {
+        binding.set(new Binding(new SlotLease("ns", slot, Owner.of("me"), 1, ceiling - 1_000, floor, ceiling, T0),
+                Binding.State.BOUND));
+    }
+
+    private LeasedSnowflake generator(IdLayout layout, long maxWaitNanos) {
+        return new LeasedSnowflake("test", layout, binding::get, clock, maxWaitNanos);
+    }
+
+    @Test
+    void issuesIncreasingIdsOnTheBoundSlotInsideTheWindow() {
+        bind(7, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        long previous = -1;
+        for (int i = 0; i < 10_000; i++) {
+            long id = ids.nextId();
+            IdParts parts = IdLayout.MILLISECOND.parse(id);
+            assertEquals(7, parts.slot());
+            assertTrue(parts.timestampMillis() > T0 - 1 && parts.timestampMillis() <= T0 + 31_000);
+            assertTrue(id > previous);
+            previous = id;
+            if (i % 1000 == 999) {
+                clock.advanceMillis(1);
+            }
+        }
+    }
+
+    @Test
+    void aClockPastTheCeilingRefusesNamingTheCeilingThenResumesAfterARenewal() {
+        bind(1, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        ids.nextId();
+        clock.advance(Duration.ofSeconds(45)); // a pause past the ceiling
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(refused.getMessage().contains("held by the ceiling"), refused.getMessage());
+        assertTrue(refused.getMessage().contains(String.valueOf(T0 + 31_000)), refused.getMessage());
+        bind(1, T0 - 1, T0 + 76_000); // the renewal raised the ceiling
+        long id = ids.nextId();
+        assertEquals(T0 + 45_000, IdLayout.MILLISECOND.parse(id).timestampMillis());
+    }
+
+    @Test
+    void theLastMillisecondOfTheWindowIsIssuedAndTheNextIsNot() {
+        bind(0, T0 - 1, T0);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        assertEquals(T0, IdLayout.MILLISECOND.parse(ids.nextId()).timestampMillis());
+        clock.advanceMillis(1);
+        assertThrows(IdUnavailableException.class, ids::nextId);
+    }
+
+    @Test
+    void aHolderWhoseClockIsBehindTheFloorWaitsUntilItPasses() {
+        bind(2, T0 + 3_000, T0 + 40_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 10 * SECOND);
+        long id = ids.nextId();
+        assertEquals(T0 + 3_001, IdLayout.MILLISECOND.parse(id).timestampMillis());
+        assertTrue(clock.nowMillis() >= T0 + 3_001, "the generator waited on its clock");
+    }
+
+    @Test
+    void aHolderBehindTheFloorGivesUpAfterMaxWaitNamingTheFloor() {
+        bind(2, T0 + 3_000, T0 + 40_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, SECOND);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(refused.getMessage().contains("held by the floor"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("floor " + (T0 + 3_000)), refused.getMessage());
+        assertTrue(clock.nowMillis() - T0 >= 1_000 && clock.nowMillis() - T0 < 1_100);
+    }
+
+    @Test
+    void aSecondUnitNeverStraddlesTheFloor() {
+        long epoch = IdLayout.COSID_EPOCH_MILLIS;
+        long midSecond = epoch + 1_000_000_500L; // the window opens half-way through a second
+        clock.set(midSecond + 100);
+        bind(0, midSecond, midSecond + 10_000);
+        LeasedSnowflake ids = generator(IdLayout.SECOND, 2 * SECOND);
+        long id = ids.nextId();
+        long start = IdLayout.SECOND.parse(id).timestampMillis();
+        assertEquals(epoch + 1_000_001_000L, start, "the first whole second after the floor");
+        assertTrue(start > midSecond);
+    }
+
+    @Test
+    void aSecondUnitNeverStraddlesTheCeiling() {
+        long epoch = IdLayout.COSID_EPOCH_MILLIS;
+        long second = epoch + 2_000_000_000L;
+        clock.set(second + 200);
+        bind(0, second - 5_000, second + 500); // the ceiling falls half-way through this second
+        LeasedSnowflake ids = generator(IdLayout.SECOND, 0);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(refused.getMessage().contains("held by the ceiling"), refused.getMessage());
+        bind(0, second - 5_000, second + 999); // now the whole second fits
+        assertEquals(second, IdLayout.SECOND.parse(ids.nextId()).timestampMillis());
+    }
+
+    @Test
+    void aUsedUpSequenceWaitsForTheNextUnit() {
+        IdLayout tiny = new IdLayout(IdLayout.COSID_EPOCH_MILLIS, 1, 41, 10, 2);
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, SECOND);
+        long[] four = ids.nextIds(4);
+        assertEquals(T0, tiny.parse(four[3]).timestampMillis());
+        assertEquals(3, tiny.parse(four[3]).sequence());
+        long fifth = ids.nextId();
+        assertEquals(T0 + 1, tiny.parse(fifth).timestampMillis());
+        assertEquals(0, tiny.parse(fifth).sequence());
+    }
+
+    @Test
+    void aUsedUpSequenceWithoutWaitNamesTheSequence() {
+        IdLayout tiny = new IdLayout(IdLayout.COSID_EPOCH_MILLIS, 1, 41, 10, 1);
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        ids.nextIds(2);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(refused.getMessage().contains("held by the sequence"), refused.getMessage());
+    }
+
+    @Test
+    void aClockThatStepsBackContinuesTheLastUnitThenWaitsNamingTheClock() {
+        IdLayout tiny = new IdLayout(IdLayout.COSID_EPOCH_MILLIS, 1, 41, 10, 2);
+        bind(0, T0 - 10_000, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        long first = ids.nextId();
+        clock.set(T0 - 5_000);
+        long second = ids.nextId();
+        assertEquals(T0, tiny.parse(second).timestampMillis(), "the last unit continues");
+        assertTrue(second > first);
+        ids.nextIds(2);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(refused.getMessage().contains("held by the clock behind last issued"), refused.getMessage());
+    }
+
+    @Test
+    void batchesSpanUnitsAndStayInsideTheWindow() {
+        IdLayout tiny = new IdLayout(IdLayout.COSID_EPOCH_MILLIS, 1, 41, 10, 4);
+        bind(3, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, SECOND);
+        long[] batch = ids.nextIds(40);
+        assertEquals(40, batch.length);
+        for (int i = 1; i < batch.length; i++) {
+            assertTrue(batch[i] > batch[i - 1]);
+        }
+        assertEquals(T0 + 2, tiny.parse(batch[39]).timestampMillis());
+        assertThrows(IllegalArgumentException.class, () -> ids.nextIds(0));
+    }
+
+    @Test
+    void aNewSlotStartsAtALaterUnitSoIdsKeepIncreasing() {
+        bind(9, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, SECOND);
+        long onNine = ids.nextId();
+        bind(2, T0 - 1, T0 + 31_000);
+        long onTwo = ids.nextId();
+        assertEquals(2, IdLayout.MILLISECOND.parse(onTwo).slot());
+        assertTrue(onTwo > onNine);
+        assertEquals(T0 + 1, IdLayout.MILLISECOND.parse(onTwo).timestampMillis());
+    }
+
+    @Test
+    void closingIsAtomicWithIssuingAndReportsTheExactLastMillisecond() {
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.SECOND, 0);
+        clock.set(IdLayout.SECOND.startOf(IdLayout.SECOND.unitOf(T0)) + 10);
+        long id = ids.nextId();
+        long last = ids.close();
+        assertEquals(IdLayout.SECOND.parse(id).timestampMillis() + 999, last, "end of the last second issued");
+        assertEquals(last, ids.close(), "close is idempotent");
+        IdUnavailableException closed = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(closed.getMessage().contains("closed"));
+    }
+
+    @Test
+    void aGeneratorThatIssuedNothingReportsTheFloor() {
+        bind(0, T0 - 1, T0 + 31_000);
+        assertEquals(T0 - 1, generator(IdLayout.MILLISECOND, 0).close());
+    }
+
+    @Test
+    void aLostBindingFailsFastWithSlotLost() {
+        bind(4, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 10 * SECOND);
+        ids.nextId();
+        binding.set(new Binding(binding.get().lease, Binding.State.LOST));
+        long before = clock.monotonicNanos();
+        SlotLostException lost = assertThrows(SlotLostException.class, ids::nextId);
+        assertEquals(before, clock.monotonicNanos(), "no waiting");
+        assertTrue(lost.getMessage().contains("slot 4"), lost.getMessage());
+    }
+
+    @Test
+    void threadsRacingNeverShareAnIdAndCloseCountsEveryIssuedId() throws Exception {
+        Clock system = Clock.system();
+        long now = system.nowMillis();
+        binding.set(new Binding(new SlotLease("ns", 1, Owner.of("me"), 1, now + 60_000, now - 1, now + 61_000, now),
+                Binding.State.BOUND));
+        LeasedSnowflake ids = new LeasedSnowflake("race", IdLayout.MILLISECOND, binding::get, system, 5 * SECOND);
+        int threads = 4;
+        int each = 50_000;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            Future<?>[] results = new Future<?>[threads];
+            long[][] issued = new long[threads][];
+            for (int t = 0; t < threads; t++) {
+                int index = t;
+                results[t] = pool.submit(() -> {
+                    long[] mine = new long[each];
+                    for (int i = 0; i < each; i++) {
+                        mine[i] = ids.nextId();
+                    }
+                    issued[index] = mine;
+                });
+            }
+            for (Future<?> result : results) {
+                result.get(60, TimeUnit.SECONDS);
+            }
+            Set<Long> all = new HashSet<>();
+            long max = 0;
+            for (long[] mine : issued) {
+                for (int i = 0; i < mine.length; i++) {
+                    assertTrue(all.add(mine[i]), "duplicate id " + mine[i]);
+                    assertTrue(i == 0 || mine[i] > mine[i - 1], "ids of one thread increase");
+                    max = Math.max(max, mine[i]);
+                }
+            }
+            assertEquals(threads * each, all.size());
+            assertEquals(IdLayout.MILLISECOND.parse(max).timestampMillis(), ids.close());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
