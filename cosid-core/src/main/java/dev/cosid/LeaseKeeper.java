@@ -146,7 +146,7 @@ public final class LeaseKeeper {
         binding = new Binding(current, Binding.State.LOST);
         LOG.log(System.Logger.Level.WARNING, "lost the lease: " + current);
         listener.onSlotLost(current);
-        rebind();
+        schedule(Duration.ZERO);
     }
 
     private void rebind() {
