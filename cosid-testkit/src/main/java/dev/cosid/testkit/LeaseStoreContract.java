@@ -13,6 +13,7 @@ import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -72,9 +73,10 @@ public abstract class LeaseStoreContract {
      * @param storeInstant an instant of the store's clock, ms
      */
     protected void passStoreTime(long storeInstant) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        Clock clock = Clock.system();
+        long deadline = clock.monotonicNanos() + TimeUnit.SECONDS.toNanos(10);
         while (store.read(ns).storeNow() <= storeInstant) {
-            if (System.nanoTime() > deadline) {
+            if (clock.monotonicNanos() > deadline) {
                 throw new AssertionError("the store clock did not pass " + storeInstant + " within 10 s");
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
