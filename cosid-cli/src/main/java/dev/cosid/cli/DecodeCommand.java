@@ -1,0 +1,59 @@
+package dev.cosid.cli;
+
+import dev.cosid.IdLayout;
+import dev.cosid.IdParts;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ./cosid decode}: prints the time, slot and sequence of ids. */
+@Command(name = "decode", mixinStandardHelpOptions = true,
+        description = "Prints the time (UTC), slot and sequence of each id; every id is checked before any is printed.")
+final class DecodeCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
+            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND or SAFE_JS_SECOND (default: ${DEFAULT-VALUE})")
+    String layoutName;
+
+    @Parameters(arity = "1..*", paramLabel = "ID", description = "decimal ids")
+    List<String> ids;
+
+    @Override
+    public Integer call() {
+        IdLayout layout = IdLayout.preset(layoutName);
+        long[] values = new long[ids.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = parse(ids.get(i), layout);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        for (long id : values) {
+            IdParts parts = layout.parse(id);
+            out.println(id + " time=" + Instant.ofEpochMilli(parts.timestampMillis()) + " slot=" + parts.slot()
+                    + " sequence=" + parts.sequence() + " friendly=" + layout.friendly(id));
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static long parse(String text, IdLayout layout) {
+        if (!text.matches("-?[0-9]+")) {
+            throw new IllegalArgumentException("'" + text + "' is not a decimal id");
+        }
+        long id;
+        try {
+            id = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("id " + text + " is out of range: ids are at most " + Long.MAX_VALUE);
+        }
+        layout.parse(id); // rejects negative ids and ids wider than the layout
+        return id;
+    }
+}
