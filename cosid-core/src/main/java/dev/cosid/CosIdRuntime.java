@@ -55,7 +55,7 @@ public final class CosIdRuntime implements AutoCloseable {
 
     private CosIdRuntime(Builder builder, LeaseStore store, Scheduler scheduler, LeaseKeeper keeper) {
         this.namespace = builder.namespace;
-        this.owner = keeper == null ? null : keeperOwner(builder);
+        this.owner = builder.owner;
         this.bits = builder.bits;
         this.clock = builder.clock;
         this.maxWaitNanos = builder.maxWait.toNanos();
@@ -64,10 +64,6 @@ public final class CosIdRuntime implements AutoCloseable {
         this.ownsStore = builder.store == null;
         this.scheduler = scheduler;
         this.ownsScheduler = builder.scheduler == null;
-    }
-
-    private static Owner keeperOwner(Builder builder) {
-        return builder.owner;
     }
 
     /** Returns a new builder. */
@@ -185,6 +181,7 @@ public final class CosIdRuntime implements AutoCloseable {
         private Clock clock = Clock.system();
         private Scheduler scheduler;
         private CosIdListener listener = CosIdListener.NOOP;
+        private boolean coldStartGuard;
 
         private Builder() {
         }
@@ -324,6 +321,20 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
+         * Makes a slot record created where none existed start with {@code nextFloor = now + ttl +
+         * tolerance}; default off. Turn it on for a store that can lose its data (a Redis without
+         * fsync, a restored backup): a holder that still issues under a lost record is then never
+         * overlapped.
+         *
+         * @param enabled whether to guard cold starts
+         * @return this builder
+         */
+        public Builder coldStartGuard(boolean enabled) {
+            this.coldStartGuard = enabled;
+            return this;
+        }
+
+        /**
          * Sets the listener of lease events; default none.
          *
          * @param listener the listener
@@ -373,7 +384,7 @@ public final class CosIdRuntime implements AutoCloseable {
                     throw new NamespaceMismatchException("namespace '" + namespace + "' holds " + stored
                             + "; this runtime asks for " + proposed + " (bits " + bits + ")");
                 }
-                LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner, new LeaseTerms(ttlMillis, toleranceMillis),
+                LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner, new LeaseTerms(ttlMillis, toleranceMillis, coldStartGuard),
                         limit, preferredSlot == null ? OptionalInt.empty() : OptionalInt.of(preferredSlot), clock,
                         keeperScheduler, new SafeListener(listener));
                 keeper.start(timeout);

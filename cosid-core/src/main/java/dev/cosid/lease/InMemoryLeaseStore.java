@@ -62,22 +62,24 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
     @Override
     public synchronized Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
-        return apply(namespace, slot, current -> LeaseTransitions.acquire(current, owner, clock.nowMillis(), terms));
+        long now = clock.nowMillis();
+        return apply(namespace, slot, LeaseTransitions.fresh(slot, now, terms),
+                current -> LeaseTransitions.acquire(current, owner, now, terms));
     }
 
     @Override
     public synchronized Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
-        return apply(lease.namespace(), lease.slot(), current ->
+        return apply(lease.namespace(), lease.slot(), SlotRecord.empty(lease.slot()), current ->
                 LeaseTransitions.renew(current, lease.owner(), lease.fence(), clock.nowMillis(), terms));
     }
 
     @Override
     public synchronized boolean release(SlotLease lease, long lastIssuedMillis) {
-        return apply(lease.namespace(), lease.slot(), current ->
+        return apply(lease.namespace(), lease.slot(), SlotRecord.empty(lease.slot()), current ->
                 LeaseTransitions.release(current, lease.owner(), lease.fence(), lastIssuedMillis)).isPresent();
     }
 
-    private Optional<SlotLease> apply(String namespace, int slot,
+    private Optional<SlotLease> apply(String namespace, int slot, SlotRecord absent,
                                       Function<SlotRecord, Optional<SlotRecord>> transition) {
         Namespaces.require(namespace);
         NamespaceRecord record = namespaces.get(namespace);
@@ -86,7 +88,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
         }
         Namespaces.requireSlot(slot, record.limit());
         TreeMap<Integer, SlotRecord> table = slots.computeIfAbsent(namespace, name -> new TreeMap<>());
-        Optional<SlotRecord> next = transition.apply(table.getOrDefault(slot, SlotRecord.empty(slot)));
+        Optional<SlotRecord> next = transition.apply(table.getOrDefault(slot, absent));
         next.ifPresent(changed -> table.put(slot, changed));
         long now = clock.nowMillis();
         return next.map(changed -> changed.toLease(namespace, now));

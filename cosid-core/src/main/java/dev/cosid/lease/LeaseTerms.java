@@ -6,12 +6,33 @@ package dev.cosid.lease;
  * <h2>Example</h2>
  * <pre>{@code
  * LeaseTerms terms = new LeaseTerms(30_000, 1_000);
+ * LeaseTerms guarded = new LeaseTerms(30_000, 1_000, true);
  * }</pre>
  *
  * @param ttlMillis how long a lease lives past the store's now
  * @param toleranceMillis how far past its expiry the holder may still issue
+ * @param coldStartGuard whether a slot record created where none existed starts with
+ *     {@code nextFloor = now + ttl + tolerance}, so a store that lost its data never hands out a
+ *     window an earlier holder may still be issuing in
  */
-public record LeaseTerms(long ttlMillis, long toleranceMillis) {
+public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStartGuard) {
+
+    /**
+     * Creates terms without the cold-start guard.
+     *
+     * @param ttlMillis how long a lease lives past the store's now
+     * @param toleranceMillis how far past its expiry the holder may still issue
+     */
+    public LeaseTerms(long ttlMillis, long toleranceMillis) {
+        this(ttlMillis, toleranceMillis, false);
+    }
+
+    /** Returns the next floor of a slot record created now: 0, or {@code now + ttl + tolerance} when guarded. */
+    public long initialNextFloor(long storeNow) {
+        return coldStartGuard
+                ? LeaseTransitions.saturatedAdd(LeaseTransitions.saturatedAdd(storeNow, ttlMillis), toleranceMillis)
+                : 0;
+    }
 
     /** Checks both durations. */
     public LeaseTerms {

@@ -21,6 +21,18 @@ public final class LeaseTransitions {
     }
 
     /**
+     * Returns the record of a slot that has none yet: free, fence 0, and the next floor the terms give.
+     *
+     * @param slot the slot
+     * @param now the store's clock, ms
+     * @param terms the terms, whose cold-start guard decides the next floor
+     * @return the record to apply a transition to
+     */
+    public static SlotRecord fresh(int slot, long now, LeaseTerms terms) {
+        return new SlotRecord(slot, null, null, 0, 0, 0, 0, terms.initialNextFloor(now));
+    }
+
+    /**
      * Acquires a slot that is free or expired.
      *
      * @param current the slot's record

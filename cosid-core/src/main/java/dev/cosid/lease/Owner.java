@@ -25,6 +25,9 @@ public record Owner(String key, UUID incarnation) {
         if (key.isBlank() || key.length() > 255) {
             throw new IllegalArgumentException("owner key '" + key + "' must have 1 to 255 non-blank characters");
         }
+        if (key.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("owner key '" + key + "' contains a control character");
+        }
     }
 
     /**

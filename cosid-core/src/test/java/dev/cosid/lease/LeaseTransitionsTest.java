@@ -160,4 +160,18 @@ class LeaseTransitionsTest {
         assertEquals(Long.MAX_VALUE, taken.expiresAt());
         assertEquals(Long.MAX_VALUE, taken.ceiling());
     }
+
+    @Test
+    void aColdStartGuardMakesANewRecordStartPastAnyEarlierWindow() {
+        LeaseTerms guarded = new LeaseTerms(30_000, 1_000, true);
+        SlotLease lease = store.acquire(NS, 2, a, guarded).orElseThrow();
+        assertEquals(T0 + 31_000, lease.floor(), "now + ttl + tolerance");
+        assertEquals(lease.floor(), lease.ceiling(), "nothing may be issued before the next renewal");
+        storeClock.advance(Duration.ofSeconds(10));
+        SlotLease renewed = store.renew(lease, guarded).orElseThrow();
+        assertEquals(T0 + 41_000, renewed.ceiling());
+        // an existing record keeps its own next floor: the guard only applies to records it creates
+        assertTrue(store.release(renewed, T0 + 35_000));
+        assertEquals(T0 + 35_000, store.acquire(NS, 2, b, guarded).orElseThrow().floor());
+    }
 }

@@ -1,53 +1,110 @@
 package dev.cosid.jdbc;
 
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The SQL one database needs for the lease store; each lease operation is one statement whose
- * {@code WHERE} is the condition and whose time is the database's own clock.
+ * The SQL one database needs for the lease store. Each lease operation is one statement whose
+ * condition and time (the database's own clock) run inside the database, and which returns the
+ * slot row after the statement in the order of {@link #ROW_COLUMNS}, followed by the database's now.
  *
- * <p>Statements return, where the database can, the changed row in the column order of
- * {@link #ROW_COLUMNS} followed by the database's now.
+ * <p>Parameters are named: {@code :ns}, {@code :slot}, {@code :key}, {@code :inc}, {@code :ttl},
+ * {@code :tol}, {@code :guard} (1 with the cold-start guard, else 0), {@code :fence}, {@code :last},
+ * {@code :limit}. A statement whose condition does not hold returns no row, or the unchanged row;
+ * the store tells the two apart by the row's owner and fence.
  *
  * <h2>Example</h2>
  * <pre>{@code
- * JdbcDialect dialect = JdbcDialect.SQLITE;
- * dialect.schema().forEach(System.out::println);
+ * JdbcDialect.named("postgresql").schema().forEach(System.out::println);
  * }</pre>
  */
-public interface JdbcDialect {
+public abstract class JdbcDialect {
 
-    /** The slot columns every query returns, in this order, followed by the store's now. */
-    String ROW_COLUMNS = "slot, owner_key, owner_incarnation, last_owner_key, fence, expires_at, floor_ms, "
-            + "ceiling_ms, next_floor";
+    /** The slot columns every statement returns, in this order, followed by the store's now. */
+    public static final String ROW_COLUMNS = "slot, owner_key, owner_incarnation, last_owner_key, fence, expires_at, "
+            + "floor_ms, ceiling_ms, next_floor";
 
-    /** SQLite: the embedded default. */
-    JdbcDialect SQLITE = new SqliteDialect();
+    /** SQLite 3.35 or later: the embedded default. */
+    public static final JdbcDialect SQLITE = new SqliteDialect();
+    /** PostgreSQL 9.5 or later. */
+    public static final JdbcDialect POSTGRESQL = new PostgresDialect();
+    /** MariaDB 10.5 or later (for {@code RETURNING}). */
+    public static final JdbcDialect MARIADB = new MariaDbDialect();
+    /** H2 2.x. */
+    public static final JdbcDialect H2 = new H2Dialect();
 
-    /** Returns the dialect's name, as {@code ./cosid schema --dialect} takes it. */
-    String name();
+    private static final List<JdbcDialect> ALL = List.of(SQLITE, POSTGRESQL, MARIADB, H2);
 
-    /** Returns the DDL statements that create the schema; each is safe to run again. */
-    List<String> schema();
-
-    /** Inserts a namespace record unless one exists: namespace, limit, tolerance. */
-    String insertNamespace();
-
-    /** Selects the namespace record: slot_limit, tolerance_ms; parameter: namespace. */
-    String selectNamespace();
+    JdbcDialect() {
+    }
 
     /**
-     * Selects every slot of a namespace with the store's now; one row with null slot columns when the
-     * namespace has none. Parameter: namespace.
+     * Returns the dialect of a name, as {@code ./cosid schema --dialect} takes it.
+     *
+     * @param name sqlite, postgresql, mariadb (or mysql) or h2
+     * @return the dialect
      */
-    String selectSlots();
+    public static JdbcDialect named(String name) {
+        String key = name.trim().toLowerCase(Locale.ROOT);
+        if (key.equals("mysql") || key.equals("postgres")) {
+            key = key.equals("mysql") ? "mariadb" : "postgresql";
+        }
+        for (JdbcDialect dialect : ALL) {
+            if (dialect.name().equals(key)) {
+                return dialect;
+            }
+        }
+        throw new IllegalArgumentException("unknown dialect '" + name + "'; known: sqlite, postgresql, mariadb, h2");
+    }
 
-    /** Acquires: namespace, slot, owner key, incarnation, ttl, tolerance; returns the row. */
-    String acquire();
+    /** Returns the dialect's name. */
+    public abstract String name();
 
-    /** Renews: ttl, tolerance, namespace, slot, owner key, incarnation, fence; returns the row. */
-    String renew();
+    /** Returns the DDL statements that create the schema; each is safe to run again. */
+    public abstract List<String> schema();
 
-    /** Releases: last issued, namespace, slot, owner key, incarnation, fence; update count 1 on success. */
-    String release();
+    /** Returns the schema as one script, each statement ending with a semicolon. */
+    public String schemaScript() {
+        return String.join(";\n", schema()) + ";\n";
+    }
+
+    /** The database's clock in milliseconds since the Unix epoch, constant within one statement. */
+    abstract String now();
+
+    /** Inserts a namespace record unless one exists: {@code :ns, :limit, :tol}. */
+    abstract String insertNamespace();
+
+    /** Selects slot_limit and tolerance_ms of {@code :ns}. */
+    String selectNamespace() {
+        return "SELECT slot_limit, tolerance_ms FROM cosid_namespace WHERE namespace = :ns";
+    }
+
+    /** Selects every slot row of {@code :ns} with now; one row of nulls and now when there is none. */
+    String selectSlots() {
+        StringBuilder columns = new StringBuilder();
+        for (String column : ROW_COLUMNS.split(", ")) {
+            columns.append("s.").append(column).append(", ");
+        }
+        return "SELECT " + columns + "t.now FROM (SELECT " + now() + " AS now) t "
+                + "LEFT JOIN cosid_slot s ON s.namespace = :ns ORDER BY s.slot";
+    }
+
+    /** A statement that fails when the schema is missing. */
+    String probeSchema() {
+        return "SELECT COUNT(*) FROM cosid_slot WHERE 1 = 0";
+    }
+
+    /** Acquires {@code :slot} of {@code :ns} for {@code :key/:inc} if it is free or expired. */
+    abstract String acquire();
+
+    /** Renews the lease of {@code :key/:inc} with {@code :fence}. */
+    abstract String renew();
+
+    /** Releases the lease of {@code :key/:inc} with {@code :fence}, handing on {@code :last}. */
+    abstract String release();
+
+    @Override
+    public String toString() {
+        return name();
+    }
 }

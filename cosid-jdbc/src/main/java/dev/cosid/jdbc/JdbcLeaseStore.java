@@ -15,6 +15,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,6 +40,12 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final String description;
     private final AutoCloseable onClose;
     private final Map<String, NamespaceRecord> namespaces = new ConcurrentHashMap<>();
+    private final NamedSql insertNamespace;
+    private final NamedSql selectNamespace;
+    private final NamedSql selectSlots;
+    private final NamedSql acquire;
+    private final NamedSql renew;
+    private final NamedSql release;
 
     /**
      * Creates a store over a data source the caller owns.
@@ -46,7 +53,8 @@ public final class JdbcLeaseStore implements LeaseStore {
      * @param dataSource the connections
      * @param dialect the database's SQL
      * @param description the address for messages, without a password
-     * @param createSchema whether to create the tables if they are missing
+     * @param createSchema whether to create the tables if they are missing; if not, their absence is an
+     *     error that names the DDL to run
      */
     public JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema) {
         this(dataSource, dialect, description, createSchema, null);
@@ -58,8 +66,16 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.description = Objects.requireNonNull(description, "description");
         this.onClose = onClose;
+        this.insertNamespace = NamedSql.parse(dialect.insertNamespace());
+        this.selectNamespace = NamedSql.parse(dialect.selectNamespace());
+        this.selectSlots = NamedSql.parse(dialect.selectSlots());
+        this.acquire = NamedSql.parse(dialect.acquire());
+        this.renew = NamedSql.parse(dialect.renew());
+        this.release = NamedSql.parse(dialect.release());
         if (createSchema) {
             createSchema();
+        } else {
+            verifySchema();
         }
     }
 
@@ -89,14 +105,27 @@ public final class JdbcLeaseStore implements LeaseStore {
         });
     }
 
+    private void verifySchema() {
+        try (Connection connection = dataSource.getConnection()) {
+            try (Statement statement = connection.createStatement()) {
+                statement.executeQuery(dialect.probeSchema()).close();
+            } catch (SQLException missing) {
+                throw new LeaseStoreException("the CosId tables are missing in " + description + " ("
+                        + missing.getMessage() + "); create them with the DDL that './cosid schema --dialect "
+                        + dialect.name() + "' prints, or allow auto-creation:\n" + dialect.schemaScript(), missing);
+            }
+        } catch (SQLException e) {
+            throw new LeaseStoreException("cannot reach " + description + ": " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public NamespaceRecord register(String namespace, NamespaceRecord proposed) {
         Namespaces.require(namespace);
+        Map<String, Object> values = Map.of("ns", namespace, "limit", proposed.limit(), "tol",
+                proposed.toleranceMillis());
         NamespaceRecord stored = run("register namespace '" + namespace + "'", connection -> {
-            try (PreparedStatement insert = connection.prepareStatement(dialect.insertNamespace())) {
-                insert.setString(1, namespace);
-                insert.setInt(2, proposed.limit());
-                insert.setLong(3, proposed.toleranceMillis());
+            try (PreparedStatement insert = insertNamespace.prepare(connection, values)) {
                 insert.executeUpdate();
             }
             return selectNamespace(connection, namespace).orElseThrow(() ->
@@ -113,11 +142,9 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     private Optional<NamespaceRecord> selectNamespace(Connection connection, String namespace) throws SQLException {
-        try (PreparedStatement select = connection.prepareStatement(dialect.selectNamespace())) {
-            select.setString(1, namespace);
-            try (ResultSet row = select.executeQuery()) {
-                return row.next() ? Optional.of(new NamespaceRecord(row.getInt(1), row.getLong(2))) : Optional.empty();
-            }
+        try (PreparedStatement select = selectNamespace.prepare(connection, Map.of("ns", namespace));
+             ResultSet row = select.executeQuery()) {
+            return row.next() ? Optional.of(new NamespaceRecord(row.getInt(1), row.getLong(2))) : Optional.empty();
         }
     }
 
@@ -125,20 +152,18 @@ public final class JdbcLeaseStore implements LeaseStore {
     public SlotTable read(String namespace) {
         Namespaces.require(namespace);
         return run("read the slots of namespace '" + namespace + "'", connection -> {
-            try (PreparedStatement select = connection.prepareStatement(dialect.selectSlots())) {
-                select.setString(1, namespace);
-                try (ResultSet rows = select.executeQuery()) {
-                    List<SlotRecord> records = new ArrayList<>();
-                    long now = 0;
-                    while (rows.next()) {
-                        now = rows.getLong(10);
-                        rows.getInt(1);
-                        if (!rows.wasNull()) {
-                            records.add(record(rows));
-                        }
+            try (PreparedStatement select = selectSlots.prepare(connection, Map.of("ns", namespace));
+                 ResultSet rows = select.executeQuery()) {
+                List<SlotRecord> records = new ArrayList<>();
+                long now = 0;
+                while (rows.next()) {
+                    now = rows.getLong(10);
+                    rows.getInt(1);
+                    if (!rows.wasNull()) {
+                        records.add(record(rows));
                     }
-                    return new SlotTable(namespace, now, records);
                 }
+                return new SlotTable(namespace, now, records);
             }
         });
     }
@@ -146,50 +171,53 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         checkSlot(namespace, slot);
+        Map<String, Object> values = values(namespace, slot, owner);
+        values.put("ttl", terms.ttlMillis());
+        values.put("tol", terms.toleranceMillis());
+        values.put("guard", terms.coldStartGuard() ? 1 : 0);
         return run("acquire slot " + slot + " of namespace '" + namespace + "'", connection -> {
-            try (PreparedStatement acquire = connection.prepareStatement(dialect.acquire())) {
-                acquire.setString(1, namespace);
-                acquire.setInt(2, slot);
-                acquire.setString(3, owner.key());
-                acquire.setString(4, owner.incarnation().toString());
-                acquire.setLong(5, terms.ttlMillis());
-                acquire.setLong(6, terms.toleranceMillis());
-                return lease(acquire, namespace);
+            try {
+                return returning(connection, acquire, values, namespace);
+            } catch (SQLException e) {
+                if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
+                    // a concurrent acquire inserted the row first (H2's MERGE): the race is lost, nothing changed
+                    return Optional.<SlotLease>empty();
+                }
+                throw e;
             }
-        });
+        }).filter(lease -> owner.equals(lease.owner()));
     }
 
     @Override
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         checkSlot(lease.namespace(), lease.slot());
-        return run("renew " + lease, connection -> {
-            try (PreparedStatement renew = connection.prepareStatement(dialect.renew())) {
-                renew.setLong(1, terms.ttlMillis());
-                renew.setLong(2, terms.toleranceMillis());
-                renew.setString(3, lease.namespace());
-                renew.setInt(4, lease.slot());
-                renew.setString(5, lease.owner().key());
-                renew.setString(6, lease.owner().incarnation().toString());
-                renew.setLong(7, lease.fence());
-                return lease(renew, lease.namespace());
-            }
-        });
+        Map<String, Object> values = values(lease.namespace(), lease.slot(), lease.owner());
+        values.put("ttl", terms.ttlMillis());
+        values.put("tol", terms.toleranceMillis());
+        values.put("fence", lease.fence());
+        return run("renew " + lease, connection -> returning(connection, renew, values, lease.namespace()))
+                .filter(row -> lease.owner().equals(row.owner()) && row.fence() == lease.fence());
     }
 
     @Override
     public boolean release(SlotLease lease, long lastIssuedMillis) {
         checkSlot(lease.namespace(), lease.slot());
-        return run("release " + lease, connection -> {
-            try (PreparedStatement release = connection.prepareStatement(dialect.release())) {
-                release.setLong(1, lastIssuedMillis);
-                release.setString(2, lease.namespace());
-                release.setInt(3, lease.slot());
-                release.setString(4, lease.owner().key());
-                release.setString(5, lease.owner().incarnation().toString());
-                release.setLong(6, lease.fence());
-                return release.executeUpdate() == 1;
-            }
-        });
+        Map<String, Object> values = values(lease.namespace(), lease.slot(), lease.owner());
+        values.put("fence", lease.fence());
+        values.put("last", lastIssuedMillis);
+        values.put("ceiling", lease.ceiling());
+        return run("release " + lease, connection -> returning(connection, release, values, lease.namespace()))
+                .filter(row -> row.owner() == null && row.fence() == lease.fence() + 1)
+                .isPresent();
+    }
+
+    private static Map<String, Object> values(String namespace, int slot, Owner owner) {
+        Map<String, Object> values = new HashMap<>();
+        values.put("ns", namespace);
+        values.put("slot", slot);
+        values.put("key", owner.key());
+        values.put("inc", owner.incarnation().toString());
+        return values;
     }
 
     private void checkSlot(String namespace, int slot) {
@@ -203,8 +231,10 @@ public final class JdbcLeaseStore implements LeaseStore {
         Namespaces.requireSlot(slot, record.limit());
     }
 
-    private static Optional<SlotLease> lease(PreparedStatement statement, String namespace) throws SQLException {
-        try (ResultSet row = statement.executeQuery()) {
+    private static Optional<SlotLease> returning(Connection connection, NamedSql sql, Map<String, Object> values,
+                                                 String namespace) throws SQLException {
+        try (PreparedStatement statement = sql.prepare(connection, values);
+             ResultSet row = statement.executeQuery()) {
             if (!row.next()) {
                 return Optional.empty();
             }

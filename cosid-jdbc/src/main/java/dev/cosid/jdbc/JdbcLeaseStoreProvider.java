@@ -1,34 +1,99 @@
 package dev.cosid.jdbc;
 
 import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStoreProvider;
+import dev.cosid.lease.LeaseStores;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Opens JDBC stores by URL: {@code sqlite:PATH} (a leading {@code ~/} is the home directory).
+ * Opens JDBC stores by URL: {@code sqlite:PATH} (a leading {@code ~/} is the home directory), and
+ * {@code jdbc:postgresql:}, {@code jdbc:mariadb:}/{@code jdbc:mysql:} and {@code jdbc:h2:} URLs on a
+ * small HikariCP pool. The parameter {@code createSchema=false} turns off creating missing tables.
  *
  * <h2>Example</h2>
  * <pre>{@code
- * LeaseStore store = LeaseStores.open("sqlite:~/.cosid/cosid.db");
+ * LeaseStore store = LeaseStores.open("jdbc:postgresql://db:5432/app?user=cosid&password=secret");
  * }</pre>
  */
 public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
 
+    /** The longest a store waits for a connection before it reports the address unreachable. */
+    static final long CONNECT_TIMEOUT_MILLIS = 5_000;
+    private static final Pattern CREATE_SCHEMA = Pattern.compile("([?&;])createSchema=(true|false)(&?)",
+            Pattern.CASE_INSENSITIVE);
+
     @Override
     public List<String> prefixes() {
-        return List.of("sqlite:");
+        return List.of("sqlite:", "jdbc:sqlite:", "jdbc:postgresql:", "jdbc:mariadb:", "jdbc:mysql:", "jdbc:h2:");
     }
 
     @Override
     public LeaseStore open(String url) {
-        String path = url.substring("sqlite:".length());
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("sqlite:") || lower.startsWith("jdbc:sqlite:")) {
+            return sqlite(url.substring(url.indexOf("sqlite:") + "sqlite:".length()), url);
+        }
+        boolean createSchema = true;
+        String jdbcUrl = url;
+        Matcher option = CREATE_SCHEMA.matcher(url);
+        if (option.find()) {
+            createSchema = Boolean.parseBoolean(option.group(2));
+            String keep = option.group(3).isEmpty() || option.group(1).equals(";") ? "" : option.group(1);
+            jdbcUrl = url.substring(0, option.start()) + keep + url.substring(option.end());
+        }
+        JdbcDialect dialect;
+        if (lower.startsWith("jdbc:postgresql:")) {
+            dialect = JdbcDialect.POSTGRESQL;
+        } else if (lower.startsWith("jdbc:h2:")) {
+            dialect = JdbcDialect.H2;
+        } else {
+            dialect = JdbcDialect.MARIADB;
+            if (lower.startsWith("jdbc:mysql:")) {
+                jdbcUrl = "jdbc:mariadb:" + jdbcUrl.substring("jdbc:mysql:".length());
+            }
+        }
+        String description = LeaseStores.redact(url);
+        HikariDataSource pool = pool(jdbcUrl, description);
+        try {
+            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool);
+        } catch (RuntimeException e) {
+            pool.close();
+            throw e;
+        }
+    }
+
+    private static HikariDataSource pool(String jdbcUrl, String description) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setPoolName("cosid");
+        config.setMaximumPoolSize(4);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(CONNECT_TIMEOUT_MILLIS);
+        config.setValidationTimeout(CONNECT_TIMEOUT_MILLIS / 2);
+        config.setInitializationFailTimeout(CONNECT_TIMEOUT_MILLIS);
+        config.setAutoCommit(true);
+        try {
+            return new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new LeaseStoreException("cannot reach " + description + " within " + CONNECT_TIMEOUT_MILLIS
+                    + " ms: " + LeaseStores.redact(String.valueOf(cause.getMessage())), e);
+        }
+    }
+
+    private static LeaseStore sqlite(String path, String url) {
         if (path.isBlank()) {
             throw new IllegalArgumentException("store URL '" + url + "' names no file; use sqlite:PATH");
         }
-        if (path.equals("~") || path.startsWith("~/")) {
-            path = System.getProperty("user.home") + path.substring(1);
-        }
-        return JdbcLeaseStore.sqlite(Path.of(path));
+        String file = path.equals("~") || path.startsWith("~/") ? System.getProperty("user.home") + path.substring(1)
+                : path;
+        return JdbcLeaseStore.sqlite(Path.of(file));
     }
 }

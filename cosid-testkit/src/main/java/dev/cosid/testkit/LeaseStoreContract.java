@@ -265,6 +265,17 @@ public abstract class LeaseStoreContract {
     }
 
     @Test
+    void theColdStartGuardAppliesOnlyToRecordsItCreates() {
+        LeaseTerms guarded = new LeaseTerms(60_000, 1_000, true);
+        SlotLease fresh = store.acquire(ns, 7, owner("a"), guarded).orElseThrow();
+        assertEquals(fresh.storeNow() + 61_000, fresh.floor());
+        assertEquals(fresh.floor(), fresh.ceiling());
+        assertTrue(store.release(fresh, fresh.floor()));
+        SlotLease existing = store.acquire(ns, 7, owner("b"), guarded).orElseThrow();
+        assertEquals(fresh.floor(), existing.floor(), "an existing record keeps its next floor");
+    }
+
+    @Test
     void manyThreadsAcquiringAtOnceNeverShareASlot() throws Exception {
         int threads = 24;
         ExecutorService pool = Executors.newFixedThreadPool(threads);

@@ -1,0 +1,97 @@
+package dev.cosid.jdbc;
+
+import java.util.List;
+
+/**
+ * MariaDB 10.5 or later: {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}, one statement per
+ * operation. MariaDB applies the assignments left to right, each seeing the columns already
+ * assigned, so the condition is taken once into {@code @cosid_ok} before any column changes, and
+ * every assignment reads the old values it needs before they are overwritten. A statement whose
+ * condition fails returns the unchanged row; a renewal or release that finds no row inserts a free
+ * one whose next floor is past the caller's window.
+ */
+final class MariaDbDialect extends JdbcDialect {
+
+    @Override
+    public String name() {
+        return "mariadb";
+    }
+
+    @Override
+    public List<String> schema() {
+        return List.of(
+                "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
+                        + "  namespace    VARCHAR(64) NOT NULL PRIMARY KEY,\n"
+                        + "  slot_limit   INT         NOT NULL,\n"
+                        + "  tolerance_ms BIGINT      NOT NULL\n"
+                        + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4",
+                "CREATE TABLE IF NOT EXISTS cosid_slot (\n"
+                        + "  namespace         VARCHAR(64)  NOT NULL,\n"
+                        + "  slot              INT          NOT NULL,\n"
+                        + "  owner_key         VARCHAR(255) NULL,\n"
+                        + "  owner_incarnation VARCHAR(36)  NULL,\n"
+                        + "  last_owner_key    VARCHAR(255) NULL,\n"
+                        + "  fence             BIGINT       NOT NULL,\n"
+                        + "  expires_at        BIGINT       NOT NULL,\n"
+                        + "  floor_ms          BIGINT       NOT NULL,\n"
+                        + "  ceiling_ms        BIGINT       NOT NULL,\n"
+                        + "  next_floor        BIGINT       NOT NULL,\n"
+                        + "  PRIMARY KEY (namespace, slot)\n"
+                        + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4");
+    }
+
+    /** {@code NOW(3)} is fixed for the whole statement. */
+    @Override
+    String now() {
+        return "CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)";
+    }
+
+    @Override
+    String insertNamespace() {
+        return "INSERT INTO cosid_namespace (namespace, slot_limit, tolerance_ms) VALUES (:ns, :limit, :tol) "
+                + "ON DUPLICATE KEY UPDATE namespace = namespace";
+    }
+
+    @Override
+    String acquire() {
+        String now = now();
+        String ceiling = "(" + now + " + :ttl + :tol)";
+        return "INSERT INTO cosid_slot (namespace, slot, owner_key, owner_incarnation, last_owner_key, fence, "
+                + "expires_at, floor_ms, ceiling_ms, next_floor) "
+                + "VALUES (:ns, :slot, :key, :inc, :key, 1, " + now + " + :ttl, :guard * " + ceiling + ", " + ceiling
+                + ", " + ceiling + ") ON DUPLICATE KEY UPDATE "
+                + "fence = IF(@cosid_ok := (owner_key IS NULL OR expires_at <= " + now + "), fence + 1, fence), "
+                + "floor_ms = IF(@cosid_ok, next_floor, floor_ms), "
+                + "ceiling_ms = IF(@cosid_ok, GREATEST(" + ceiling + ", next_floor), ceiling_ms), "
+                + "next_floor = IF(@cosid_ok, ceiling_ms, next_floor), "
+                + "expires_at = IF(@cosid_ok, " + now + " + :ttl, expires_at), "
+                + "owner_incarnation = IF(@cosid_ok, VALUES(owner_incarnation), owner_incarnation), "
+                + "last_owner_key = IF(@cosid_ok, VALUES(owner_key), last_owner_key), "
+                + "owner_key = IF(@cosid_ok, VALUES(owner_key), owner_key) "
+                + "RETURNING " + ROW_COLUMNS + ", " + now;
+    }
+
+    @Override
+    String renew() {
+        String now = now();
+        return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor) "
+                + "VALUES (:ns, :slot, 0, 0, 0, 0, " + now + " + :ttl + :tol) ON DUPLICATE KEY UPDATE "
+                + "expires_at = IF(@cosid_ok := (owner_key <=> :key AND owner_incarnation <=> :inc AND fence = :fence), "
+                + "GREATEST(expires_at, " + now + " + :ttl), expires_at), "
+                + "ceiling_ms = IF(@cosid_ok, GREATEST(ceiling_ms, expires_at + :tol, floor_ms), ceiling_ms), "
+                + "next_floor = IF(@cosid_ok, ceiling_ms, next_floor) "
+                + "RETURNING " + ROW_COLUMNS + ", " + now;
+    }
+
+    @Override
+    String release() {
+        return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor) "
+                + "VALUES (:ns, :slot, 0, 0, 0, 0, :ceiling) ON DUPLICATE KEY UPDATE "
+                + "next_floor = IF(@cosid_ok := (owner_key <=> :key AND owner_incarnation <=> :inc AND fence = :fence), "
+                + "GREATEST(floor_ms, LEAST(:last, ceiling_ms)), next_floor), "
+                + "fence = IF(@cosid_ok, fence + 1, fence), "
+                + "owner_incarnation = IF(@cosid_ok, NULL, owner_incarnation), "
+                + "owner_key = IF(@cosid_ok, NULL, owner_key) "
+                + "RETURNING " + ROW_COLUMNS + ", " + now();
+    }
+}
