@@ -94,6 +94,14 @@ public abstract class JdbcDialect {
         return "SELECT COUNT(*) FROM cosid_slot WHERE 1 = 0";
     }
 
+    /**
+     * Reports whether statements return an eleventh column, 1 when their condition held and 0 when
+     * they returned the row unchanged; otherwise a returned row means the condition held.
+     */
+    boolean reportsApplied() {
+        return false;
+    }
+
     /** Acquires {@code :slot} of {@code :ns} for {@code :key/:inc} if it is free or expired. */
     abstract String acquire();
 

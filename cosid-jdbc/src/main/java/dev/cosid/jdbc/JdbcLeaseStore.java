@@ -231,11 +231,11 @@ public final class JdbcLeaseStore implements LeaseStore {
         Namespaces.requireSlot(slot, record.limit());
     }
 
-    private static Optional<SlotLease> returning(Connection connection, NamedSql sql, Map<String, Object> values,
+    private Optional<SlotLease> returning(Connection connection, NamedSql sql, Map<String, Object> values,
                                                  String namespace) throws SQLException {
         try (PreparedStatement statement = sql.prepare(connection, values);
              ResultSet row = statement.executeQuery()) {
-            if (!row.next()) {
+            if (!row.next() || (dialect.reportsApplied() && row.getInt(11) != 1)) {
                 return Optional.empty();
             }
             return Optional.of(record(row).toLease(namespace, row.getLong(10)));

@@ -6,9 +6,11 @@ import java.util.List;
  * MariaDB 10.5 or later: {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}, one statement per
  * operation. MariaDB applies the assignments left to right, each seeing the columns already
  * assigned, so the condition is taken once into {@code @cosid_ok} before any column changes, and
- * every assignment reads the old values it needs before they are overwritten. A statement whose
- * condition fails returns the unchanged row; a renewal or release that finds no row inserts a free
- * one whose next floor is past the caller's window.
+ * every assignment reads the old values it needs before they are overwritten. The last assignment
+ * stores that condition in the column {@code applied}, which the statement returns after the row:
+ * 1 when it changed the row (or inserted it for an acquire), 0 when the row came back unchanged. (A
+ * user variable cannot be returned: MariaDB types it when it prepares the statement.) A renewal or
+ * release that finds no row inserts a free one whose next floor is past the caller's window.
  */
 final class MariaDbDialect extends JdbcDialect {
 
@@ -36,6 +38,7 @@ final class MariaDbDialect extends JdbcDialect {
                         + "  floor_ms          BIGINT       NOT NULL,\n"
                         + "  ceiling_ms        BIGINT       NOT NULL,\n"
                         + "  next_floor        BIGINT       NOT NULL,\n"
+                        + "  applied           TINYINT      NOT NULL DEFAULT 0,\n"
                         + "  PRIMARY KEY (namespace, slot)\n"
                         + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4");
     }
@@ -44,6 +47,11 @@ final class MariaDbDialect extends JdbcDialect {
     @Override
     String now() {
         return "CAST(UNIX_TIMESTAMP(NOW(3)) * 1000 AS SIGNED)";
+    }
+
+    @Override
+    boolean reportsApplied() {
+        return true;
     }
 
     @Override
@@ -57,9 +65,9 @@ final class MariaDbDialect extends JdbcDialect {
         String now = now();
         String ceiling = "(" + now + " + :ttl + :tol)";
         return "INSERT INTO cosid_slot (namespace, slot, owner_key, owner_incarnation, last_owner_key, fence, "
-                + "expires_at, floor_ms, ceiling_ms, next_floor) "
+                + "expires_at, floor_ms, ceiling_ms, next_floor, applied) "
                 + "VALUES (:ns, :slot, :key, :inc, :key, 1, " + now + " + :ttl, :guard * " + ceiling + ", " + ceiling
-                + ", " + ceiling + ") ON DUPLICATE KEY UPDATE "
+                + ", " + ceiling + ", 1) ON DUPLICATE KEY UPDATE "
                 + "fence = IF(@cosid_ok := (owner_key IS NULL OR expires_at <= " + now + "), fence + 1, fence), "
                 + "floor_ms = IF(@cosid_ok, next_floor, floor_ms), "
                 + "ceiling_ms = IF(@cosid_ok, GREATEST(" + ceiling + ", next_floor), ceiling_ms), "
@@ -67,31 +75,31 @@ final class MariaDbDialect extends JdbcDialect {
                 + "expires_at = IF(@cosid_ok, " + now + " + :ttl, expires_at), "
                 + "owner_incarnation = IF(@cosid_ok, VALUES(owner_incarnation), owner_incarnation), "
                 + "last_owner_key = IF(@cosid_ok, VALUES(owner_key), last_owner_key), "
-                + "owner_key = IF(@cosid_ok, VALUES(owner_key), owner_key) "
-                + "RETURNING " + ROW_COLUMNS + ", " + now;
+                + "owner_key = IF(@cosid_ok, VALUES(owner_key), owner_key), applied = @cosid_ok "
+                + "RETURNING " + ROW_COLUMNS + ", " + now + ", applied";
     }
 
     @Override
     String renew() {
         String now = now();
-        return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor) "
-                + "VALUES (:ns, :slot, 0, 0, 0, 0, " + now + " + :ttl + :tol) ON DUPLICATE KEY UPDATE "
+        return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor, applied) "
+                + "VALUES (:ns, :slot, 0, 0, 0, 0, " + now + " + :ttl + :tol, 0) ON DUPLICATE KEY UPDATE "
                 + "expires_at = IF(@cosid_ok := (owner_key <=> :key AND owner_incarnation <=> :inc AND fence = :fence), "
                 + "GREATEST(expires_at, " + now + " + :ttl), expires_at), "
                 + "ceiling_ms = IF(@cosid_ok, GREATEST(ceiling_ms, expires_at + :tol, floor_ms), ceiling_ms), "
-                + "next_floor = IF(@cosid_ok, ceiling_ms, next_floor) "
-                + "RETURNING " + ROW_COLUMNS + ", " + now;
+                + "next_floor = IF(@cosid_ok, ceiling_ms, next_floor), applied = @cosid_ok "
+                + "RETURNING " + ROW_COLUMNS + ", " + now + ", applied";
     }
 
     @Override
     String release() {
-        return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor) "
-                + "VALUES (:ns, :slot, 0, 0, 0, 0, :ceiling) ON DUPLICATE KEY UPDATE "
+        return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor, applied) "
+                + "VALUES (:ns, :slot, 0, 0, 0, 0, :ceiling, 0) ON DUPLICATE KEY UPDATE "
                 + "next_floor = IF(@cosid_ok := (owner_key <=> :key AND owner_incarnation <=> :inc AND fence = :fence), "
                 + "GREATEST(floor_ms, LEAST(:last, ceiling_ms)), next_floor), "
                 + "fence = IF(@cosid_ok, fence + 1, fence), "
                 + "owner_incarnation = IF(@cosid_ok, NULL, owner_incarnation), "
-                + "owner_key = IF(@cosid_ok, NULL, owner_key) "
-                + "RETURNING " + ROW_COLUMNS + ", " + now();
+                + "owner_key = IF(@cosid_ok, NULL, owner_key), applied = @cosid_ok "
+                + "RETURNING " + ROW_COLUMNS + ", " + now() + ", applied";
     }
 }

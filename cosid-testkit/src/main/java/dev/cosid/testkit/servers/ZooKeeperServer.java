@@ -1,0 +1,81 @@
+package dev.cosid.testkit.servers;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * A ZooKeeper server of its own, in a child JVM ({@code ZooKeeperServerMain} from the ZooKeeper jar on
+ * the test class path), so that it can be paused and killed like the other servers.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * try (ZooKeeperServer zookeeper = ZooKeeperServer.started()) {
+ *     LeaseStore store = LeaseStores.open(zookeeper.url());
+ * }
+ * }</pre>
+ */
+public final class ZooKeeperServer extends ServerProcess {
+
+    private ZooKeeperServer() {
+        super("zookeeper", Path.of("target", "servers"));
+    }
+
+    /**
+     * Starts a server.
+     *
+     * @return the running server
+     */
+    public static ZooKeeperServer started() {
+        ZooKeeperServer server = new ZooKeeperServer();
+        server.firstStart();
+        return server;
+    }
+
+    /** Returns the store URL of this server. */
+    public String url() {
+        return "zookeeper://127.0.0.1:" + port;
+    }
+
+    @Override
+    protected void initialize() throws IOException {
+        Files.createDirectories(dataDir());
+        Files.writeString(home.resolve("zoo.cfg"), String.join("\n",
+                "tickTime=500",
+                "initLimit=10",
+                "syncLimit=5",
+                "dataDir=" + dataDir(),
+                "clientPort=" + port,
+                "clientPortAddress=127.0.0.1",
+                "maxClientCnxns=0",
+                "admin.enableServer=false",
+                "4lw.commands.whitelist=ruok",
+                ""));
+    }
+
+    @Override
+    protected Process launch() throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                "org.apache.zookeeper.server.ZooKeeperServerMain", home.resolve("zoo.cfg").toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("zookeeper.log").toFile()))
+                .start();
+    }
+
+    @Override
+    protected boolean ready() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.setSoTimeout(1000);
+            socket.getOutputStream().write("ruok".getBytes(StandardCharsets.US_ASCII));
+            byte[] reply = socket.getInputStream().readNBytes(4);
+            return new String(reply, StandardCharsets.US_ASCII).equals("imok");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
