@@ -3,6 +3,7 @@ package dev.cosid.jdbc;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 
 /**
@@ -39,7 +39,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final JdbcDialect dialect;
     private final String description;
     private final AutoCloseable onClose;
-    private final Map<String, NamespaceRecord> namespaces = new ConcurrentHashMap<>();
+    private final NamespaceLimits limits = new NamespaceLimits();
     private final NamedSql insertNamespace;
     private final NamedSql selectNamespace;
     private final NamedSql selectSlots;
@@ -131,7 +131,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             return selectNamespace(connection, namespace).orElseThrow(() ->
                     new SQLException("namespace '" + namespace + "' vanished right after it was inserted"));
         });
-        namespaces.put(namespace, stored);
+        limits.remember(namespace, stored);
         return stored;
     }
 
@@ -221,14 +221,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     private void checkSlot(String namespace, int slot) {
-        Namespaces.require(namespace);
-        NamespaceRecord record = namespaces.get(namespace);
-        if (record == null) {
-            record = namespace(namespace).orElseThrow(() ->
-                    new IllegalStateException("namespace '" + namespace + "' is not registered in " + description));
-            namespaces.put(namespace, record);
-        }
-        Namespaces.requireSlot(slot, record.limit());
+        limits.requireSlot(namespace, slot, this::namespace);
     }
 
     private Optional<SlotLease> returning(Connection connection, NamedSql sql, Map<String, Object> values,

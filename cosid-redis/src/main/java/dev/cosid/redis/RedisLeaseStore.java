@@ -1,0 +1,203 @@
+package dev.cosid.redis;
+
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceLimits;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.Namespaces;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotRecord;
+import dev.cosid.lease.SlotRecordCodec;
+import dev.cosid.lease.SlotTable;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A lease store in Redis: each operation is one Lua script (one round trip) that reads
+ * {@code TIME}, checks the condition and writes the slot record. All keys of a namespace carry the
+ * hash tag {@code {ns}}, so a namespace lives in one Redis Cluster slot. Optionally each write waits
+ * for replicas with {@code WAIT}.
+ *
+ * <p>Durability is Redis's: run it with {@code appendonly yes} and {@code appendfsync always}, or wait
+ * for replicas, or turn on the runtime's cold-start guard (see {@code docs/stores.md}).
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * LeaseStore store = LeaseStores.open("redis://127.0.0.1:6379/0?waitReplicas=1&waitTimeout=100");
+ * }</pre>
+ */
+public final class RedisLeaseStore implements LeaseStore {
+
+    /** How long a command may take before it fails; also the connect bound. */
+    static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    private final RedisClient client;
+    private final StatefulRedisConnection<String, String> connection;
+    private final RedisCommands<String, String> commands;
+    private final String description;
+    private final int waitReplicas;
+    private final long waitTimeoutMillis;
+    private final NamespaceLimits limits = new NamespaceLimits();
+    private final Map<String, String> shas = new ConcurrentHashMap<>();
+
+    RedisLeaseStore(RedisURI uri, String description, int waitReplicas, long waitTimeoutMillis) {
+        this.description = description;
+        this.waitReplicas = waitReplicas;
+        this.waitTimeoutMillis = waitTimeoutMillis;
+        uri.setTimeout(TIMEOUT);
+        this.client = RedisClient.create();
+        try {
+            this.connection = client.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
+        } catch (RedisException e) {
+            client.shutdown(Duration.ZERO, TIMEOUT);
+            throw new LeaseStoreException("cannot reach " + description + " within " + TIMEOUT.toMillis() + " ms: "
+                    + LeaseStores.redact(String.valueOf(e.getMessage())), e);
+        }
+        this.commands = connection.sync();
+    }
+
+    private static String namespaceKey(String namespace) {
+        return "cosid:{" + namespace + "}:namespace";
+    }
+
+    private static String slotsKey(String namespace) {
+        return "cosid:{" + namespace + "}:slots";
+    }
+
+    @Override
+    public NamespaceRecord register(String namespace, NamespaceRecord proposed) {
+        Namespaces.require(namespace);
+        List<Object> stored = script("register namespace '" + namespace + "'", RedisScripts.REGISTER,
+                namespaceKey(namespace), Integer.toString(proposed.limit()), Long.toString(proposed.toleranceMillis()));
+        NamespaceRecord record = new NamespaceRecord(Integer.parseInt((String) stored.get(0)),
+                Long.parseLong((String) stored.get(1)));
+        limits.remember(namespace, record);
+        return record;
+    }
+
+    @Override
+    public Optional<NamespaceRecord> namespace(String namespace) {
+        Namespaces.require(namespace);
+        List<String> fields = call("read namespace '" + namespace + "'", () ->
+                commands.hmget(namespaceKey(namespace), "limit", "tolerance").stream()
+                        .map(value -> value.getValueOrElse(null)).collect(java.util.stream.Collectors.toList()));
+        if (fields.get(0) == null || fields.get(1) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new NamespaceRecord(Integer.parseInt(fields.get(0)), Long.parseLong(fields.get(1))));
+    }
+
+    @Override
+    public SlotTable read(String namespace) {
+        Namespaces.require(namespace);
+        List<Object> reply = script("read the slots of namespace '" + namespace + "'", RedisScripts.READ,
+                slotsKey(namespace));
+        long now = Long.parseLong((String) reply.get(0));
+        List<SlotRecord> records = new ArrayList<>();
+        for (int i = 1; i + 1 < reply.size(); i += 2) {
+            records.add(SlotRecordCodec.decode(Integer.parseInt((String) reply.get(i)), (String) reply.get(i + 1)));
+        }
+        records.sort(java.util.Comparator.comparingInt(SlotRecord::slot));
+        return new SlotTable(namespace, now, records);
+    }
+
+    @Override
+    public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
+        limits.requireSlot(namespace, slot, this::namespace);
+        return lease(namespace, slot, script("acquire slot " + slot + " of namespace '" + namespace + "'",
+                RedisScripts.ACQUIRE, slotsKey(namespace), Integer.toString(slot), owner.key(),
+                owner.incarnation().toString(), Long.toString(terms.ttlMillis()), Long.toString(terms.toleranceMillis()),
+                terms.coldStartGuard() ? "1" : "0"));
+    }
+
+    @Override
+    public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
+        limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
+        return lease(lease.namespace(), lease.slot(), script("renew " + lease, RedisScripts.RENEW,
+                slotsKey(lease.namespace()), Integer.toString(lease.slot()), lease.owner().key(),
+                lease.owner().incarnation().toString(), Long.toString(lease.fence()), Long.toString(terms.ttlMillis()),
+                Long.toString(terms.toleranceMillis())));
+    }
+
+    @Override
+    public boolean release(SlotLease lease, long lastIssuedMillis) {
+        limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
+        return applied(script("release " + lease, RedisScripts.RELEASE, slotsKey(lease.namespace()),
+                Integer.toString(lease.slot()), lease.owner().key(), lease.owner().incarnation().toString(),
+                Long.toString(lease.fence()), Long.toString(lastIssuedMillis)));
+    }
+
+    /** A script whose condition failed returns nil, which arrives as null or as a list holding null. */
+    private static boolean applied(List<Object> reply) {
+        return reply != null && !reply.isEmpty() && reply.get(0) != null;
+    }
+
+    private static Optional<SlotLease> lease(String namespace, int slot, List<Object> reply) {
+        if (!applied(reply)) {
+            return Optional.empty();
+        }
+        SlotRecord record = SlotRecordCodec.decode(slot, (String) reply.get(0));
+        return Optional.of(record.toLease(namespace, Long.parseLong((String) reply.get(1))));
+    }
+
+    /** Runs a script by its digest, loading it on first use and after the server lost its script cache. */
+    private List<Object> script(String what, String script, String key, String... args) {
+        List<Object> reply = call(what, () -> {
+            String sha = shas.computeIfAbsent(script, commands::scriptLoad);
+            try {
+                return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, new String[] {key}, args);
+            } catch (RedisNoScriptException e) {
+                shas.put(script, commands.scriptLoad(script));
+                return commands.<List<Object>>evalsha(shas.get(script), ScriptOutputType.MULTI, new String[] {key},
+                        args);
+            }
+        });
+        if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {
+            long acknowledged = call("wait for replicas", () -> commands.waitForReplication(waitReplicas,
+                    waitTimeoutMillis));
+            if (acknowledged < waitReplicas) {
+                throw new LeaseStoreException("only " + acknowledged + " of " + waitReplicas + " replicas of "
+                        + description + " acknowledged the write to " + what + " within " + waitTimeoutMillis + " ms");
+            }
+        }
+        return reply;
+    }
+
+    private <T> T call(String what, java.util.function.Supplier<T> command) {
+        try {
+            return command.get();
+        } catch (RedisException e) {
+            throw new LeaseStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+        client.shutdown(Duration.ZERO, TIMEOUT);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisLeaseStore[" + description + "]";
+    }
+}
