@@ -26,6 +26,8 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
 
     /** The longest a store waits for a connection before it reports the address unreachable. */
     static final long CONNECT_TIMEOUT_MILLIS = 5_000;
+    /** The longest one statement may wait for the server's answer. */
+    static final long SOCKET_TIMEOUT_MILLIS = 10_000;
     private static final Pattern CREATE_SCHEMA = Pattern.compile("([?&;])createSchema=(true|false)(&?)",
             Pattern.CASE_INSENSITIVE);
 
@@ -79,6 +81,12 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         config.setValidationTimeout(CONNECT_TIMEOUT_MILLIS / 2);
         config.setInitializationFailTimeout(CONNECT_TIMEOUT_MILLIS);
         config.setAutoCommit(true);
+        // a server that stops answering must fail the call, not hang the keeper: the drivers wait forever by default
+        if (jdbcUrl.startsWith("jdbc:postgresql:") && !jdbcUrl.contains("socketTimeout")) {
+            config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_MILLIS / 1000));
+        } else if (jdbcUrl.startsWith("jdbc:mariadb:") && !jdbcUrl.contains("socketTimeout")) {
+            config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_MILLIS));
+        }
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {

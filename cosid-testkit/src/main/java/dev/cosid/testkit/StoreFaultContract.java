@@ -1,0 +1,244 @@
+package dev.cosid.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cosid.CosIdListener;
+import dev.cosid.CosIdRuntime;
+import dev.cosid.IdLayout;
+import dev.cosid.SlotsExhaustedException;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.testkit.servers.ServerProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every server store must survive, shown against a real server: a restart during a lease, a
+ * pause past the ttl, a start-up crowd larger than the namespace, and a restart that lost the data
+ * (with the cold-start guard).
+ *
+ * <p>A store's test extends this class, starts its server once, and supplies {@link #server()} and
+ * {@link #storeUrl()}. The tests run on real time with short leases.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * class RedisFaultTest extends StoreFaultContract {
+ *     static RedisServer redis;
+ *     protected ServerProcess server() { return redis; }
+ *     protected String storeUrl() { return redis.url(); }
+ * }
+ * }</pre>
+ */
+public abstract class StoreFaultContract {
+
+    /** Returns the server under test, running. */
+    protected abstract ServerProcess server();
+
+    /** Returns the URL of a store on that server. */
+    protected abstract String storeUrl();
+
+    private static String namespace(String test) {
+        return test + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private CosIdRuntime.Builder runtime(String namespace, Duration ttl, CosIdListener listener) {
+        return CosIdRuntime.builder()
+                .namespace(namespace)
+                .store(storeUrl())
+                .ttl(ttl)
+                .tolerance(Duration.ofSeconds(1))
+                .maxWait(Duration.ZERO)
+                .listener(listener);
+    }
+
+    private static void assertDistinct(long[]... batches) {
+        Set<Long> seen = new HashSet<>();
+        long total = 0;
+        for (long[] ids : batches) {
+            for (long id : ids) {
+                assertTrue(seen.add(id), "id " + id + " was issued twice");
+            }
+            total += ids.length;
+        }
+        assertEquals(total, seen.size());
+    }
+
+    /** Records renewals and failures of one runtime. */
+    private static final class Events implements CosIdListener {
+        final List<String> lines = new CopyOnWriteArrayList<>();
+        final AtomicLong failures = new AtomicLong();
+        final AtomicLong renewals = new AtomicLong();
+
+        @Override
+        public void onRenewed(SlotLease lease) {
+            renewals.incrementAndGet();
+        }
+
+        @Override
+        public void onRenewalFailed(Throwable cause, int attempt) {
+            failures.incrementAndGet();
+            lines.add("renewal failed: " + cause.getMessage());
+        }
+
+        @Override
+        public void onSlotLost(SlotLease lease) {
+            lines.add("lost " + lease);
+        }
+    }
+
+    @Test
+    void holdersKeepIssuingThroughAStoreRestartAndRenewOnceItIsBack() {
+        String ns = namespace("restart");
+        Events eventsA = new Events();
+        Events eventsB = new Events();
+        AtomicBoolean down = new AtomicBoolean();
+        AtomicLong issuedWhileDown = new AtomicLong();
+        try (CosIdRuntime a = runtime(ns, Duration.ofSeconds(6), eventsA).start();
+             CosIdRuntime b = runtime(ns, Duration.ofSeconds(6), eventsB).start();
+             IdPump pumpA = IdPump.start("a", a.snowflake("order"));
+             IdPump pumpB = IdPump.start("b", b.snowflake("order"))) {
+            SlotLease leaseA = a.lease();
+            Await.until(() -> pumpA.issued() > 1_000 && pumpB.issued() > 1_000, Duration.ofSeconds(10), "ids");
+            down.set(true);
+            server().stop();
+            long before = pumpA.issued() + pumpB.issued();
+            // longer than the renewal interval (ttl/3), shorter than the ceiling's margin (2 ttl/3 + tolerance)
+            Await.elapse(Duration.ofSeconds(3));
+            issuedWhileDown.set(pumpA.issued() + pumpB.issued() - before);
+            server().start();
+            down.set(false);
+            long renewedA = eventsA.renewals.get();
+            long renewedB = eventsB.renewals.get();
+            Await.until(() -> eventsA.renewals.get() > renewedA && eventsB.renewals.get() > renewedB,
+                    Duration.ofSeconds(30), "renewals once the store is back; events " + eventsA.lines);
+            long after = pumpA.issued();
+            Await.until(() -> pumpA.issued() > after + 1_000, Duration.ofSeconds(10), "ids after the restart");
+            assertEquals(leaseA.fence(), a.lease().fence(), "the lease survived the restart");
+            assertEquals(leaseA.slot(), a.lease().slot());
+            assertTrue(issuedWhileDown.get() > 0, "ids were issued while the store was down");
+            pumpA.close();
+            pumpB.close();
+            assertDistinct(pumpA.ids(), pumpB.ids());
+            assertEquals(1, slotsOf(pumpA.ids()).size());
+        } finally {
+            if (down.get()) {
+                server().start();
+            }
+        }
+    }
+
+    @Test
+    void generatorsRefuseAtTheCeilingWhileTheStoreIsPausedThenRecover() {
+        String ns = namespace("pause");
+        Events events = new Events();
+        boolean paused = false;
+        try (CosIdRuntime runtime = runtime(ns, Duration.ofSeconds(2), events).start();
+             IdPump pump = IdPump.start("paused", runtime.snowflake("order"))) {
+            Await.until(() -> pump.issued() > 1_000, Duration.ofSeconds(10), "ids");
+            server().pause();
+            paused = true;
+            Await.until(() -> pump.ceilingRefusals() > 0 || pump.lostRefusals() > 0, Duration.ofSeconds(15),
+                    "a refusal at the ceiling while the store is paused");
+            Await.elapse(Duration.ofSeconds(1));
+            server().resume();
+            paused = false;
+            long refusedAt = pump.issued();
+            Await.until(() -> pump.issued() > refusedAt + 1_000, Duration.ofSeconds(40),
+                    "ids again after the store resumed; events " + events.lines);
+            pump.close();
+            assertDistinct(pump.ids());
+            assertTrue(pump.ceilingRefusals() + pump.lostRefusals() > 0);
+        } finally {
+            if (paused) {
+                server().resume();
+            }
+        }
+    }
+
+    @Test
+    void thirtyTwoRuntimesStartingAtOnceGetDistinctSlotsAndTheNextIsExhausted() throws Exception {
+        String ns = namespace("crowd");
+        int crowd = 32;
+        ExecutorService pool = Executors.newFixedThreadPool(crowd);
+        List<CosIdRuntime> runtimes = new CopyOnWriteArrayList<>();
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<CosIdRuntime>> started = new ArrayList<>();
+            for (int i = 0; i < crowd; i++) {
+                String key = "crowd-" + i;
+                started.add(pool.submit(() -> {
+                    go.await();
+                    CosIdRuntime runtime = runtime(ns, Duration.ofSeconds(60), CosIdListener.NOOP)
+                            .bits(5).ownerKey(key).acquireTimeout(Duration.ZERO).start();
+                    runtimes.add(runtime);
+                    return runtime;
+                }));
+            }
+            go.countDown();
+            Set<Integer> slots = new HashSet<>();
+            long earliest = Long.MAX_VALUE;
+            for (Future<CosIdRuntime> future : started) {
+                SlotLease lease = future.get(60, TimeUnit.SECONDS).lease();
+                assertTrue(slots.add(lease.slot()), "slot " + lease.slot() + " was handed out twice");
+                earliest = Math.min(earliest, lease.expiresAt());
+            }
+            assertEquals(crowd, slots.size());
+            SlotsExhaustedException exhausted = assertThrows(SlotsExhaustedException.class, () ->
+                    runtime(ns, Duration.ofSeconds(60), CosIdListener.NOOP).bits(5).ownerKey("crowd-33")
+                            .acquireTimeout(Duration.ZERO).start());
+            assertEquals(earliest, exhausted.earliestExpiry());
+            assertTrue(exhausted.getMessage().contains("32 slots"), exhausted.getMessage());
+        } finally {
+            runtimes.forEach(CosIdRuntime::close);
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aStoreRestartedEmptyHandsTheNextHolderAFloorPastEveryEarlierWindowWithTheColdStartGuard() {
+        String ns = namespace("cold");
+        SlotLease before;
+        long lastBefore;
+        try (CosIdRuntime first = runtime(ns, Duration.ofSeconds(30), CosIdListener.NOOP).ownerKey("first").start()) {
+            lastBefore = first.snowflake("order").nextId();
+            before = first.lease();
+            server().restartEmpty();
+            try (CosIdRuntime next = runtime(ns, Duration.ofSeconds(30), CosIdListener.NOOP).coldStartGuard(true)
+                    .ownerKey("next").maxWait(Duration.ofSeconds(40)).start()) {
+                SlotLease after = next.lease();
+                assertEquals(before.slot(), after.slot(), "the lost record made the slot look free");
+                assertTrue(after.floor() >= before.ceiling(), "floor " + after.floor()
+                        + " must not be below the earlier holder's ceiling " + before.ceiling());
+                assertNotNull(after);
+            }
+            try (CosIdRuntime unguarded = runtime(ns + "-unguarded", Duration.ofSeconds(30), CosIdListener.NOOP)
+                    .ownerKey("plain").start()) {
+                assertEquals(0, unguarded.lease().floor(), "without the guard a new record starts at floor 0");
+            }
+        }
+        assertTrue(IdLayout.MILLISECOND.parse(lastBefore).timestampMillis() <= before.ceiling());
+    }
+
+    private static Set<Integer> slotsOf(long[] ids) {
+        Set<Integer> slots = new HashSet<>();
+        for (long id : ids) {
+            slots.add(IdLayout.MILLISECOND.parse(id).slot());
+        }
+        return slots;
+    }
+}
