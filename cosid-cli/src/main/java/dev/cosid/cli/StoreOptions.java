@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 final class StoreOptions {
 
     @Option(names = "--store", paramLabel = "URL",
-            description = "the lease store: memory:, sqlite:PATH (default: ${DEFAULT-VALUE})",
+            description = "the lease store: sqlite:PATH, jdbc:postgresql:..., jdbc:mariadb:..., jdbc:h2:..., "
+                    + "redis://HOST:PORT, zookeeper://HOST:PORT, memory: (default: ${DEFAULT-VALUE})",
             defaultValue = CosIdCommand.DEFAULT_STORE)
     String store;
 
