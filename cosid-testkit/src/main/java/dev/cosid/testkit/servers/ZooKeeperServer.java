@@ -52,7 +52,7 @@ public final class ZooKeeperServer extends ServerProcess {
                 "clientPortAddress=127.0.0.1",
                 "maxClientCnxns=0",
                 "admin.enableServer=false",
-                "4lw.commands.whitelist=ruok",
+                "4lw.commands.whitelist=srvr",
                 ""));
     }
 
@@ -71,9 +71,10 @@ public final class ZooKeeperServer extends ServerProcess {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
             socket.setSoTimeout(1000);
-            socket.getOutputStream().write("ruok".getBytes(StandardCharsets.US_ASCII));
-            byte[] reply = socket.getInputStream().readNBytes(4);
-            return new String(reply, StandardCharsets.US_ASCII).equals("imok");
+            socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
+            byte[] reply = socket.getInputStream().readAllBytes();
+            // "not currently serving requests" until the server has loaded its data and opened its session tracker
+            return new String(reply, StandardCharsets.US_ASCII).contains("Mode: standalone");
         } catch (IOException e) {
             return false;
         }
