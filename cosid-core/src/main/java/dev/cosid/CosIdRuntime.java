@@ -11,7 +11,9 @@ import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -45,7 +47,7 @@ public final class CosIdRuntime implements AutoCloseable {
     private final int bits;
     private final Clock clock;
     private final long maxWaitNanos;
-    private final LeaseKeeper keeper;
+    private final SlotKeeper keeper;
     private final LeaseStore store;
     private final boolean ownsStore;
     private final Scheduler scheduler;
@@ -53,7 +55,7 @@ public final class CosIdRuntime implements AutoCloseable {
     private final Map<String, LeasedSnowflake> generators = new LinkedHashMap<>();
     private State state = State.RUNNING;
 
-    private CosIdRuntime(Builder builder, LeaseStore store, Scheduler scheduler, LeaseKeeper keeper) {
+    private CosIdRuntime(Builder builder, LeaseStore store, Scheduler scheduler, SlotKeeper keeper) {
         this.namespace = builder.namespace;
         this.owner = builder.owner;
         this.bits = builder.bits;
@@ -61,7 +63,7 @@ public final class CosIdRuntime implements AutoCloseable {
         this.maxWaitNanos = builder.maxWait.toNanos();
         this.keeper = keeper;
         this.store = store;
-        this.ownsStore = builder.store == null;
+        this.ownsStore = store != null && builder.store == null;
         this.scheduler = scheduler;
         this.ownsScheduler = builder.scheduler == null;
     }
@@ -97,6 +99,7 @@ public final class CosIdRuntime implements AutoCloseable {
             throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
         }
         layout.requireSlotBits(bits);
+        checkSlotFits(layout);
         LeasedSnowflake existing = generators.get(name);
         if (existing != null) {
             if (!existing.layout().equals(layout)) {
@@ -125,11 +128,6 @@ public final class CosIdRuntime implements AutoCloseable {
         return owner;
     }
 
-    /** Returns the keeper of this runtime's lease. */
-    public LeaseKeeper keeper() {
-        return keeper;
-    }
-
     /** Closes the generators, releases the slot with the exact last issued millisecond, closes what it created. */
     @Override
     public void close() {
@@ -150,6 +148,14 @@ public final class CosIdRuntime implements AutoCloseable {
         }
         if (ownsStore) {
             store.close();
+        }
+    }
+
+    private void checkSlotFits(IdLayout layout) {
+        int slot = keeper.lease().slot();
+        if (slot >= layout.slotCount()) {
+            throw new IllegalArgumentException("slot " + slot + " does not fit the layout's " + layout.slotBits()
+                    + " slot bits");
         }
     }
 
@@ -182,6 +188,10 @@ public final class CosIdRuntime implements AutoCloseable {
         private Scheduler scheduler;
         private CosIdListener listener = CosIdListener.NOOP;
         private boolean coldStartGuard;
+        private Integer staticSlot;
+        private Path stateFile;
+        private Duration ahead = Duration.ofSeconds(10);
+        private Instant notBefore;
 
         private Builder() {
         }
@@ -335,6 +345,71 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
+         * Uses a slot the deployment guarantees to be unique (a fixed number per host, a StatefulSet
+         * ordinal) instead of a store: {@code cosid.machine.static.slot}.
+         *
+         * @param slot the slot, below {@code 2^bits}
+         * @return this builder
+         */
+        public Builder staticSlot(int slot) {
+            this.staticSlot = slot;
+            return this;
+        }
+
+        /**
+         * Keeps a static slot's ceiling in this file across restarts: {@code cosid.machine.static.state-file}.
+         * Without it a clock set back across a restart can repeat ids; the runtime logs a warning.
+         *
+         * @param file the state file
+         * @return this builder
+         */
+        public Builder stateFile(Path file) {
+            this.stateFile = Objects.requireNonNull(file, "file");
+            return this;
+        }
+
+        /**
+         * Sets how far ahead of the clock a static slot's ceiling is written: {@code cosid.machine.static.ahead},
+         * default 10 s.
+         *
+         * @param ahead the extent, at least 2 ms
+         * @return this builder
+         */
+        public Builder ahead(Duration ahead) {
+            this.ahead = ahead;
+            return this;
+        }
+
+        /**
+         * Sets a static slot's floor while its state file does not exist yet:
+         * {@code cosid.machine.static.not-before}, written by {@code ./cosid migrate}.
+         *
+         * @param notBefore no id is issued at or before this instant
+         * @return this builder
+         */
+        public Builder notBefore(Instant notBefore) {
+            this.notBefore = Objects.requireNonNull(notBefore, "notBefore");
+            return this;
+        }
+
+        /**
+         * Applies configuration keys: {@code cosid.namespace}, {@code cosid.store}, {@code cosid.owner-key},
+         * {@code cosid.ttl}, {@code cosid.tolerance}, {@code cosid.bits}, {@code cosid.preferred-slot},
+         * {@code cosid.max-wait}, {@code cosid.cold-start-guard}, {@code cosid.machine.static.slot},
+         * {@code cosid.machine.static.state-file}, {@code cosid.machine.static.ahead},
+         * {@code cosid.machine.static.not-before}. Durations are ISO-8601 ({@code PT10S}) or {@code 10s},
+         * {@code 500ms}, {@code 2m}; instants are ISO-8601. Other {@code cosid.} keys are refused.
+         *
+         * @param properties the configuration
+         * @return this builder
+         * @throws IllegalArgumentException naming the key of a value that does not parse
+         */
+        public Builder configure(Map<String, String> properties) {
+            Configuration.apply(this, properties);
+            return this;
+        }
+
+        /**
          * Sets the listener of lease events; default none.
          *
          * @param listener the listener
@@ -355,8 +430,11 @@ public final class CosIdRuntime implements AutoCloseable {
          */
         public CosIdRuntime start() {
             Namespaces.require(namespace);
-            if (store == null && storeUrl == null) {
-                throw new IllegalArgumentException("no store: set store(LeaseStore) or store(url)");
+            if (staticSlot == null && (store == null && storeUrl == null)) {
+                throw new IllegalArgumentException("no store: set store(LeaseStore) or store(url), or a static slot");
+            }
+            if (staticSlot != null && (store != null || storeUrl != null)) {
+                throw new IllegalArgumentException("a static slot takes no store: set either staticSlot or store");
             }
             long ttlMillis = Clock.millis("ttl", ttl);
             if (ttlMillis < 3) {
@@ -374,6 +452,9 @@ public final class CosIdRuntime implements AutoCloseable {
             Duration timeout = acquireTimeout == null ? ttl : acquireTimeout;
             Clock.millis("acquireTimeout", timeout);
             owner = Owner.of(ownerKey == null ? defaultOwnerKey() : ownerKey);
+            if (staticSlot != null) {
+                return startStatic(limit, timeout);
+            }
 
             LeaseStore opened = store != null ? store : LeaseStores.open(storeUrl);
             Scheduler keeperScheduler = scheduler != null ? scheduler : Scheduler.newSingleThread("cosid-keeper-" + namespace);
@@ -395,6 +476,28 @@ public final class CosIdRuntime implements AutoCloseable {
                 }
                 if (store == null) {
                     opened.close();
+                }
+                throw e;
+            }
+        }
+
+        private CosIdRuntime startStatic(int limit, Duration timeout) {
+            Namespaces.requireSlot(staticSlot, limit);
+            long aheadMillis = Clock.millis("ahead", ahead);
+            if (aheadMillis < 2) {
+                throw new IllegalArgumentException("ahead of " + aheadMillis + " ms is shorter than 2 ms");
+            }
+            Scheduler keeperScheduler = scheduler != null ? scheduler
+                    : Scheduler.newSingleThread("cosid-static-" + namespace);
+            try {
+                StaticSlotKeeper keeper = new StaticSlotKeeper(namespace, staticSlot, stateFile, ahead,
+                        notBefore == null ? 0 : notBefore.toEpochMilli(), owner, clock, keeperScheduler,
+                        new SafeListener(listener));
+                keeper.start(timeout);
+                return new CosIdRuntime(this, null, keeperScheduler, keeper);
+            } catch (RuntimeException e) {
+                if (scheduler == null) {
+                    keeperScheduler.close();
                 }
                 throw e;
             }

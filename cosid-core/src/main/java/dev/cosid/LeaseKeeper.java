@@ -28,7 +28,7 @@ import java.util.OptionalInt;
  * scheduler.runNext(); // the next renewal, now
  * }</pre>
  */
-public final class LeaseKeeper {
+public final class LeaseKeeper extends SlotKeeper {
 
     private static final System.Logger LOG = System.getLogger(LeaseKeeper.class.getName());
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
@@ -69,6 +69,7 @@ public final class LeaseKeeper {
     }
 
     /** Returns the current lease, or the last one if it was lost or released. */
+    @Override
     public SlotLease lease() {
         return binding.lease;
     }
@@ -78,6 +79,7 @@ public final class LeaseKeeper {
         return binding.state == Binding.State.BOUND;
     }
 
+    @Override
     Binding binding() {
         return binding;
     }
@@ -88,6 +90,7 @@ public final class LeaseKeeper {
      * @param acquireTimeout how long to keep trying an exhausted namespace
      * @throws SlotsExhaustedException when no slot came free in time
      */
+    @Override
     void start(Duration acquireTimeout) {
         long started = clock.monotonicNanos();
         for (;;) {
@@ -215,6 +218,7 @@ public final class LeaseKeeper {
     }
 
     /** Stops scheduling; waits for a step in progress. */
+    @Override
     void stop() {
         synchronized (lock) {
             stopped = true;
@@ -229,6 +233,7 @@ public final class LeaseKeeper {
      *
      * @param lastIssuedMillis the largest last issued millisecond of the generators
      */
+    @Override
     void release(long lastIssuedMillis) {
         synchronized (lock) {
             Binding last = binding;

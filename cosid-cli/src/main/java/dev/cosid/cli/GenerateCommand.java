@@ -60,6 +60,22 @@ final class GenerateCommand implements Callable<Integer> {
             description = "how far past expiry a holder may issue; fixed per namespace (default: ${DEFAULT-VALUE})")
     Duration tolerance;
 
+    @Option(names = "--static-slot", paramLabel = "N",
+            description = "use this slot, unique by deployment, with no store (cosid.machine.static.slot)")
+    Integer staticSlot;
+
+    @Option(names = "--state-file", paramLabel = "PATH",
+            description = "where a static slot keeps its ceiling across restarts (required with --static-slot)")
+    java.nio.file.Path stateFile;
+
+    @Option(names = "--ahead", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
+            description = "how far ahead a static slot's ceiling is written (default: ${DEFAULT-VALUE})")
+    Duration ahead;
+
+    @Option(names = "--not-before", paramLabel = "INSTANT",
+            description = "a static slot's floor while its state file does not exist, e.g. 2026-12-01T00:00:00Z")
+    java.time.Instant notBefore;
+
     @Option(names = "--bits", paramLabel = "N", defaultValue = "10",
             description = "slot bits of the namespace, at most the layout's (default: ${DEFAULT-VALUE})")
     int bits;
@@ -84,13 +100,26 @@ final class GenerateCommand implements Callable<Integer> {
 
         CosIdRuntime.Builder builder = CosIdRuntime.builder()
                 .namespace(storeOptions.namespace())
-                .store(storeOptions.store)
                 .ttl(ttl)
                 .tolerance(tolerance)
                 .bits(bits)
                 .listener(new StderrListener(err));
         if (ownerKey != null) {
             builder.ownerKey(ownerKey);
+        }
+        if (staticSlot != null) {
+            if (stateFile == null) {
+                throw new IllegalArgumentException("--static-slot needs --state-file: without it a clock set back "
+                        + "across a restart can repeat ids");
+            }
+            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead);
+            if (notBefore != null) {
+                builder.notBefore(notBefore);
+            }
+        } else if (stateFile != null || notBefore != null) {
+            throw new IllegalArgumentException("--state-file and --not-before need --static-slot");
+        } else {
+            builder.store(storeOptions.store);
         }
         CosIdRuntime runtime = start(builder, err, clock, endNanos);
         if (runtime == null) {

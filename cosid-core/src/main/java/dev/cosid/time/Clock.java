@@ -36,6 +36,18 @@ public interface Clock {
     }
 
     /**
+     * Returns a clock that reads another clock's wall time plus an offset: a host whose clock is
+     * wrong, for tests, chaos runs and simulations.
+     *
+     * @param base the clock to follow
+     * @param offset how far ahead (positive) or behind (negative) it runs
+     * @return the skewed clock
+     */
+    static Clock offset(Clock base, Duration offset) {
+        return new OffsetClock(base, offset);
+    }
+
+    /**
      * Converts an extent to whole milliseconds, rejecting negative ones.
      *
      * @param name the parameter name used in the message

@@ -1,0 +1,165 @@
+package dev.cosid;
+
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.time.Clock;
+import dev.cosid.time.Scheduler;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Keeps the window of a static slot, which the deployment guarantees to be unique, with no store:
+ * the ceiling is written and fsynced to the state file before any id may use it, and moved ahead
+ * in the background when less than {@code ahead/2} remains. After a restart the floor is
+ * {@code max(ceiling in the file, not-before)}, so a crash followed by a clock set back cannot
+ * repeat an id.
+ */
+final class StaticSlotKeeper extends SlotKeeper {
+
+    private static final System.Logger LOG = System.getLogger(StaticSlotKeeper.class.getName());
+    private static final long FIRST_BACKOFF_MILLIS = 100;
+
+    private final String namespace;
+    private final int slot;
+    private final Path stateFile;
+    private final long aheadMillis;
+    private final long notBefore;
+    private final Owner owner;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final CosIdListener listener;
+    private final Object lock = new Object();
+
+    private volatile Binding binding;
+    private Scheduler.Cancellable nextStep;
+    private boolean stopped;
+    private int failures;
+
+    StaticSlotKeeper(String namespace, int slot, Path stateFile, Duration ahead, long notBefore, Owner owner,
+                     Clock clock, Scheduler scheduler, CosIdListener listener) {
+        this.namespace = namespace;
+        this.slot = slot;
+        this.stateFile = stateFile;
+        this.aheadMillis = ahead.toMillis();
+        this.notBefore = notBefore;
+        this.owner = owner;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.listener = listener;
+    }
+
+    @Override
+    Binding binding() {
+        return binding;
+    }
+
+    @Override
+    public SlotLease lease() {
+        return binding.lease;
+    }
+
+    @Override
+    void start(Duration acquireTimeout) {
+        long floor = notBefore;
+        if (stateFile == null) {
+            LOG.log(System.Logger.Level.WARNING, "static slot " + slot + " of namespace '" + namespace
+                    + "' has no state file: a clock set back across a restart can repeat ids. Set "
+                    + "cosid.machine.static.state-file in production");
+        } else {
+            Optional<StateFile.State> state = StateFile.read(stateFile);
+            if (state.isPresent()) {
+                StateFile.State stored = state.get();
+                if (!stored.namespace().equals(namespace) || stored.slot() != slot) {
+                    throw new StateFileException("the state file " + stateFile + " belongs to namespace '"
+                            + stored.namespace() + "' slot " + stored.slot() + ", not namespace '" + namespace
+                            + "' slot " + slot + ". It is left as it is. Point state-file at this slot's own file; "
+                            + "if this slot never had one, start it with a new file path", null);
+                }
+                floor = Math.max(floor, stored.ceiling());
+            }
+        }
+        long now = clock.nowMillis();
+        synchronized (lock) {
+            // a clock behind the floor waits to pass it, then still has a whole 'ahead' to issue in
+            SlotLease lease = window(floor, Math.max(floor, now) + aheadMillis, now);
+            persist(lease.ceiling());
+            binding = new Binding(lease, Binding.State.BOUND);
+            listener.onSlotAcquired(lease);
+            schedule(Duration.ofMillis(Math.max(1, aheadMillis / 4)));
+        }
+    }
+
+    private SlotLease window(long floor, long ceiling, long now) {
+        return new SlotLease(namespace, slot, owner, 0, ceiling, floor, ceiling, now);
+    }
+
+    /** Moves the ceiling ahead once less than half of {@code ahead} remains. */
+    private void step() {
+        synchronized (lock) {
+            if (stopped) {
+                return;
+            }
+            SlotLease current = binding.lease;
+            long now = clock.nowMillis();
+            try {
+                if (current.ceiling() - now < aheadMillis / 2) {
+                    long ceiling = Math.max(current.ceiling(), now + aheadMillis);
+                    persist(ceiling);
+                    SlotLease moved = window(current.floor(), ceiling, now);
+                    binding = new Binding(moved, Binding.State.BOUND);
+                    listener.onRenewed(moved);
+                }
+                failures = 0;
+                schedule(Duration.ofMillis(Math.max(1, aheadMillis / 4)));
+            } catch (RuntimeException e) {
+                failures++;
+                LOG.log(System.Logger.Level.WARNING, "cannot move the ceiling of static slot " + slot, e);
+                listener.onRenewalFailed(e, failures);
+                long backoff = Math.min(FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20), Math.max(1, aheadMillis / 4));
+                schedule(Duration.ofMillis(backoff));
+            }
+        }
+    }
+
+    private void persist(long ceiling) {
+        if (stateFile != null) {
+            StateFile.write(stateFile, new StateFile.State(namespace, slot, ceiling));
+        }
+    }
+
+    private void schedule(Duration delay) {
+        if (!stopped) {
+            nextStep = scheduler.schedule(delay, this::step);
+        }
+    }
+
+    @Override
+    void stop() {
+        synchronized (lock) {
+            stopped = true;
+            if (nextStep != null) {
+                nextStep.cancel();
+            }
+        }
+    }
+
+    /** Writes the exact last issued millisecond, so the next start begins right after it. */
+    @Override
+    void release(long lastIssuedMillis) {
+        synchronized (lock) {
+            Binding last = binding;
+            binding = new Binding(last.lease, Binding.State.CLOSED);
+            if (last.state != Binding.State.BOUND) {
+                return;
+            }
+            SlotLease lease = last.lease;
+            try {
+                persist(Math.max(lease.floor(), Math.min(lastIssuedMillis, lease.ceiling())));
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "cannot write the last issued millisecond of static slot " + slot
+                        + "; the ceiling on disk stays, which is safe", e);
+            }
+        }
+    }
+}
