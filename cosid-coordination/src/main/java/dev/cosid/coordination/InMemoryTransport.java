@@ -1,0 +1,100 @@
+package dev.cosid.coordination;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * A faithful single-process transport: mints epochs per role as Kafka's coordinator does (the epoch
+ * grows; past {@code Short.MAX_VALUE - 1} a new producer id starts at epoch 0), keeps one ordered log
+ * per role, and fences every write whose token is not the role's newest.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * CoordinationClient client = new CoordinationClient(new InMemoryTransport(), LeaseConfig.DEFAULT, clock);
+ * }</pre>
+ */
+public final class InMemoryTransport implements CoordinationTransport {
+
+    private final Map<Role, List<CoordinationEntry>> logs = new HashMap<>();
+    private final Map<Role, FencingToken> current = new HashMap<>();
+    private long nextProducerId = 1_000;
+
+    @Override
+    public synchronized FencingToken acquireEpoch(Role role) {
+        FencingToken previous = current.get(role);
+        FencingToken minted;
+        if (previous == null || previous.producerEpoch() >= Short.MAX_VALUE - 1) {
+            minted = FencingToken.of(nextProducerId++, (short) 0);
+        } else {
+            minted = FencingToken.of(previous.producerId(), (short) (previous.producerEpoch() + 1));
+        }
+        current.put(role, minted);
+        return minted;
+    }
+
+    /**
+     * Starts a role's epochs just below the wrap, for tests of the move to a new producer id.
+     *
+     * @param role the role
+     * @param token the token the next mint continues from
+     */
+    public synchronized void seedEpoch(Role role, FencingToken token) {
+        current.put(role, token);
+        nextProducerId = Math.max(nextProducerId, token.producerId() + 1);
+    }
+
+    @Override
+    public synchronized List<CoordinationEntry> readRoleRecords(Role role) {
+        return List.copyOf(logs.getOrDefault(role, List.of()));
+    }
+
+    @Override
+    public synchronized void register(Role role, MemberId member, long atMillis) {
+        append(CoordinationKey.registration(role, member), Optional.of(new Registration(member, atMillis)));
+    }
+
+    @Override
+    public synchronized void writeLease(Role role, FencingToken token, Lease lease) {
+        fence(role, token);
+        append(CoordinationKey.lease(role), Optional.of(lease));
+    }
+
+    @Override
+    public synchronized void clearLease(Role role, FencingToken token) {
+        fence(role, token);
+        append(CoordinationKey.lease(role), Optional.empty());
+    }
+
+    private void fence(Role role, FencingToken token) {
+        FencingToken newest = current.get(role);
+        if (newest == null || !newest.equals(token)) {
+            throw new FencedException("role '" + role + "': token " + token + " is fenced; the newest is "
+                    + (newest == null ? "none" : newest));
+        }
+    }
+
+    private void append(CoordinationKey key, Optional<CoordinationValue> value) {
+        List<CoordinationEntry> log = logs.computeIfAbsent(key.role(), r -> new ArrayList<>());
+        log.add(new CoordinationEntry(log.size(), key, value));
+    }
+
+    @Override
+    public synchronized Optional<FencingToken> describe(Role role) {
+        return Optional.ofNullable(current.get(role));
+    }
+
+    @Override
+    public synchronized Set<Role> roles() {
+        return new TreeSet<>(logs.keySet());
+    }
+
+    @Override
+    public void close() {
+        // nothing to release
+    }
+}

@@ -1,0 +1,121 @@
+package dev.cosid.coordination;
+
+import dev.cosid.time.Clock;
+
+/**
+ * The live handle of a won role. {@link FencedException} from {@link #renew()} is the only signal
+ * that the leadership ended; the handle is then dead for good and every later call says so. Other
+ * failures of a renewal keep the old lease.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * try (Leadership leadership = client.acquire(role, me, Duration.ofMinutes(1))) {
+ *     while (working) {
+ *         if (leadership.renewDue()) {
+ *             leadership.renew();
+ *         }
+ *         doWork(leadership.token());
+ *     }
+ * }
+ * }</pre>
+ */
+public final class Leadership implements AutoCloseable {
+
+    private final CoordinationTransport transport;
+    private final LeaseConfig config;
+    private final Clock clock;
+    private final Role role;
+    private final FencingToken token;
+    private Lease lease;
+    private boolean ended;
+
+    Leadership(CoordinationTransport transport, LeaseConfig config, Clock clock, Role role, Lease lease) {
+        this.transport = transport;
+        this.config = config;
+        this.clock = clock;
+        this.role = role;
+        this.token = lease.token();
+        this.lease = lease;
+    }
+
+    /** Returns the role. */
+    public Role role() {
+        return role;
+    }
+
+    /** Returns the epoch this leadership writes with. */
+    public FencingToken token() {
+        return token;
+    }
+
+    /** Returns the latest lease this handle wrote. */
+    public synchronized Lease lease() {
+        return lease;
+    }
+
+    /** Returns the timing of the latest lease. */
+    public synchronized LeaseTiming timing() {
+        return config.timing(lease);
+    }
+
+    /** Reports whether a renewal is due now. */
+    public synchronized boolean renewDue() {
+        return !ended && timing().renewDueAt(clock.nowMillis());
+    }
+
+    /**
+     * Writes a new lease with the same token, granted now.
+     *
+     * @return the new lease
+     * @throws FencedException when a newer epoch exists: the leadership has ended
+     * @throws CoordinationException for other failures; the old lease stays
+     */
+    public synchronized Lease renew() {
+        requireLive();
+        Lease next = config.grant(lease.member(), token, clock.nowMillis());
+        try {
+            transport.writeLease(role, token, next);
+        } catch (FencedException e) {
+            ended = true;
+            throw e;
+        }
+        lease = next;
+        return next;
+    }
+
+    /**
+     * Clears the lease and ends the leadership, so a standby can take over without waiting.
+     *
+     * @throws FencedException when a newer epoch already exists
+     */
+    public synchronized void resign() {
+        requireLive();
+        ended = true;
+        transport.clearLease(role, token);
+    }
+
+    /** Resigns if still held; a fence is swallowed. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (ended) {
+            return;
+        }
+        try {
+            resign();
+        } catch (FencedException e) {
+            // someone newer holds the role: nothing to give back
+        }
+    }
+
+    private void requireLive() {
+        if (ended) {
+            throw new FencedException("the leadership of role '" + role + "' by " + lease.member() + " with token "
+                    + token + " has ended");
+        }
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "Leadership[" + role + ", " + lease + (ended ? ", ended" : "") + "]";
+    }
+}
