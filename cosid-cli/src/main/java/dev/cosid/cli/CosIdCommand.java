@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cosid", mixinStandardHelpOptions = true, version = "cosid 5.0.0-SNAPSHOT",
         description = "Unique 63-bit Snowflake ids from a leased time window on a slot.",
         subcommands = {GenerateCommand.class, DecodeCommand.class, LeasesCommand.class, SchemaCommand.class,
-                MigrateCommand.class,
+                MigrateCommand.class, LeaderCommand.class, RolesCommand.class,
                 CommandLine.HelpCommand.class})
 public final class CosIdCommand implements Runnable {
 
@@ -33,7 +33,7 @@ public final class CosIdCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: generate, decode, leases, schema or migrate");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: generate, decode, leases, schema, migrate, leader or roles");
     }
 
     /**

@@ -123,8 +123,17 @@ public final class CoordinationClient {
      * @return its status
      */
     public LeadershipStatus describe(Role role) {
-        RoleState state = state(role);
-        return new LeadershipStatus(role, transport.describe(role), state.lease(), state);
+        // a holder that commits between the two reads moves the coordinator's token on; read until the
+        // token is the same before and after the records, so the snapshot is one instant's
+        Optional<FencingToken> before = transport.describe(role);
+        for (int attempt = 0; ; attempt++) {
+            RoleState state = state(role);
+            Optional<FencingToken> after = transport.describe(role);
+            if (after.equals(before) || attempt == 4) {
+                return new LeadershipStatus(role, after, state.lease(), state);
+            }
+            before = after;
+        }
     }
 
     /** Returns the status of every role with records. */

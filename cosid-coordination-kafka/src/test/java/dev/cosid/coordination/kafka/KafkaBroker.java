@@ -4,7 +4,7 @@ import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
 /** A real single-node KRaft Kafka (combined broker and controller) in this JVM, from Kafka's test kit. */
-final class KafkaBroker implements AutoCloseable {
+public final class KafkaBroker implements AutoCloseable {
 
     private final KafkaClusterTestKit cluster;
 
@@ -12,7 +12,7 @@ final class KafkaBroker implements AutoCloseable {
         this.cluster = cluster;
     }
 
-    static KafkaBroker start() throws Exception {
+    public static KafkaBroker start() throws Exception {
         KafkaClusterTestKit cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
                 .setCombined(true)
                 .setNumBrokerNodes(1)
@@ -34,7 +34,7 @@ final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    String bootstrapServers() {
+    public String bootstrapServers() {
         return cluster.bootstrapServers();
     }
 
