@@ -1,0 +1,97 @@
+package dev.cosid.simulation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs a budget of seeds (property {@code cosid.sim.seeds}, default 300; {@code cosid.sim.seconds} of
+ * virtual time each, default 20) or one seed ({@code cosid.sim.seed}), and fails on any duplicate,
+ * window violation or overlap, printing the command that replays the failing seed.
+ */
+class SimulationTest {
+
+    private static long property(String name, long fallback) {
+        String value = System.getProperty(name, "");
+        return value.isBlank() ? fallback : Long.parseLong(value.trim());
+    }
+
+    @Test
+    void noSeedRepeatsAnIdOrLeavesAWindow() {
+        long seconds = property("cosid.sim.seconds", 20);
+        long single = property("cosid.sim.seed", -1);
+        long seeds = single >= 0 ? 1 : property("cosid.sim.seeds", 300);
+        long first = single >= 0 ? single : 1;
+        long ids = 0;
+        long refused = 0;
+        long longest = 0;
+        Map<String, Integer> faults = new TreeMap<>();
+        List<String> failures = new ArrayList<>();
+        for (long seed = first; seed < first + seeds; seed++) {
+            Simulation.Report report = Simulation.run(seed, Duration.ofSeconds(seconds));
+            ids += report.ids();
+            refused += report.refused();
+            longest = Math.max(longest, report.longestUnavailableMillis());
+            report.faults().forEach((kind, n) -> faults.merge(kind, n, Integer::sum));
+            if (!report.violations().isEmpty()) {
+                failures.add("seed " + seed + ": " + report.violations().get(0) + "\n  replay: mvn -pl cosid-simulation "
+                        + "-am verify -Dsurefire.failIfNoSpecifiedTests=false -Dtest=SimulationTest -Dcosid.sim.seed="
+                        + seed + " -Dcosid.sim.seconds=" + seconds);
+            }
+        }
+        System.out.println("simulation: " + seeds + " seeds x " + seconds + " s virtual; ids issued " + ids
+                + ", ids refused " + refused + ", longest unavailability " + longest + " ms, duplicates and window "
+                + "violations " + failures.size() + "; faults " + faults);
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " seeds failed:\n" + String.join("\n", failures));
+        }
+        assertTrue(ids > seeds * 1_000, "the runs issued ids: " + ids);
+        assertTrue(faults.size() >= 9, "every kind of fault was injected: " + faults.keySet());
+    }
+
+    @Test
+    void aSeedReplaysExactly() {
+        Simulation.Report once = Simulation.run(7, Duration.ofSeconds(10));
+        Simulation.Report again = Simulation.run(7, Duration.ofSeconds(10));
+        assertEquals(once.ids(), again.ids());
+        assertEquals(once.refused(), again.refused());
+        assertEquals(once.faults(), again.faults());
+    }
+
+    /** A store that forgets the next floor: a new holder starts at floor 0, inside its predecessor's window. */
+    private static final class ForgetfulStore extends SimStoreDelegate {
+        ForgetfulStore(LeaseStore store) {
+            super(store);
+        }
+
+        @Override
+        public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
+            return super.acquire(namespace, slot, owner, terms).map(lease -> new SlotLease(lease.namespace(),
+                    lease.slot(), lease.owner(), lease.fence(), lease.expiresAt(), 0, lease.ceiling(), lease.storeNow()));
+        }
+    }
+
+    @Test
+    void theCheckerCatchesADeliberatelyBrokenStore() {
+        int caught = 0;
+        for (long seed = 1; seed <= 40; seed++) {
+            if (!Simulation.run(seed, Duration.ofSeconds(20), ForgetfulStore::new).violations().isEmpty()) {
+                caught++;
+            }
+        }
+        assertTrue(caught > 0, "a store that hands out floor 0 went unnoticed in 40 seeds");
+        System.out.println("the broken store was caught in " + caught + " of 40 seeds");
+    }
+}
