@@ -1,0 +1,63 @@
+package dev.cosid.simulation;
+
+import dev.cosid.CosIdRuntime;
+import dev.cosid.IdUnavailableException;
+import dev.cosid.SlotsExhaustedException;
+import dev.cosid.SnowflakeId;
+import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.time.Clock;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A chaos worker process: issues ids as fast as it can from a real store, on a clock with an offset,
+ * and writes each id to its own file, until it is killed.
+ */
+public final class ChaosWorker {
+
+    private ChaosWorker() {
+    }
+
+    /**
+     * Runs the worker.
+     *
+     * @param args store URL, owner key, clock offset in ms, output file
+     * @throws IOException when the output cannot be written
+     */
+    public static void main(String[] args) throws IOException {
+        Clock clock = Clock.offset(Clock.system(), Duration.ofMillis(Long.parseLong(args[2])));
+        CosIdRuntime runtime = null;
+        while (runtime == null) {
+            try {
+                runtime = CosIdRuntime.builder().namespace("chaos").store(args[0]).ownerKey(args[1])
+                        .ttl(Duration.ofSeconds(2)).tolerance(Duration.ofMillis(500)).bits(3)
+                        .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock).start();
+            } catch (SlotsExhaustedException | LeaseStoreException e) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            }
+        }
+        SnowflakeId ids = runtime.snowflake("chaos");
+        try (BufferedWriter out = Files.newBufferedWriter(Path.of(args[3]))) {
+            for (long batches = 1; ; batches++) {
+                try {
+                    for (long id : ids.nextIds(16)) {
+                        out.write(Long.toString(id));
+                        out.write('\n');
+                    }
+                } catch (IdUnavailableException e) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                }
+                if (batches % 64 == 0) {
+                    out.flush();
+                }
+                // as fast as it can within reason: a few hundred thousand ids a second keeps the files small
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+            }
+        }
+    }
+}
