@@ -2,34 +2,23 @@ package dev.cosid.jdbc;
 
 import dev.cosid.testkit.StoreFaultContract;
 import dev.cosid.testkit.servers.MariaDbServer;
+import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.testkit.servers.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Restart, pause, crowd and data loss against a MariaDB server started by the test. */
 class MariaDbFaultTest extends StoreFaultContract {
 
-    private static MariaDbServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = MariaDbServer.started();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final ServerExtension<MariaDbServer> SERVER = new ServerExtension<>(MariaDbServer::started);
 
     @Override
     protected ServerProcess server() {
-        return server;
+        return SERVER.server();
     }
 
     @Override
     protected String storeUrl() {
-        return server.jdbcUrl();
+        return SERVER.server().jdbcUrl();
     }
 }

@@ -4,28 +4,17 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.testkit.LeaseStoreContract;
 import dev.cosid.testkit.servers.MariaDbServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.cosid.testkit.servers.ServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract against a MariaDB server started by the test, opened by URL. */
 class MariaDbLeaseStoreContractTest extends LeaseStoreContract {
 
-    private static MariaDbServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = MariaDbServer.started();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final ServerExtension<MariaDbServer> SERVER = new ServerExtension<>(MariaDbServer::started);
 
     @Override
     protected LeaseStore createStore() {
-        return LeaseStores.open(server.jdbcUrl());
+        return LeaseStores.open(SERVER.server().jdbcUrl());
     }
 }

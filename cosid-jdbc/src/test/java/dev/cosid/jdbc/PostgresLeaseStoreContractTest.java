@@ -4,28 +4,17 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.testkit.LeaseStoreContract;
 import dev.cosid.testkit.servers.PostgresServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.cosid.testkit.servers.ServerExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract against a PostgreSQL server started by the test, opened by URL. */
 class PostgresLeaseStoreContractTest extends LeaseStoreContract {
 
-    private static PostgresServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = PostgresServer.started();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final ServerExtension<PostgresServer> SERVER = new ServerExtension<>(PostgresServer::started);
 
     @Override
     protected LeaseStore createStore() {
-        return LeaseStores.open(server.jdbcUrl());
+        return LeaseStores.open(SERVER.server().jdbcUrl());
     }
 }

@@ -2,34 +2,23 @@ package dev.cosid.zookeeper;
 
 import dev.cosid.testkit.StoreFaultContract;
 import dev.cosid.testkit.servers.ZooKeeperServer;
+import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.testkit.servers.ServerProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Restart, pause, crowd and data loss against a ZooKeeper server started by the test. */
 class ZooKeeperFaultTest extends StoreFaultContract {
 
-    private static ZooKeeperServer server;
-
-    @BeforeAll
-    static void startServer() {
-        server = ZooKeeperServer.started();
-    }
-
-    @AfterAll
-    static void stopServer() {
-        if (server != null) {
-            server.close();
-        }
-    }
+    @RegisterExtension
+    static final ServerExtension<ZooKeeperServer> SERVER = new ServerExtension<>(ZooKeeperServer::started);
 
     @Override
     protected ServerProcess server() {
-        return server;
+        return SERVER.server();
     }
 
     @Override
     protected String storeUrl() {
-        return server.url();
+        return SERVER.server().url();
     }
 }
