@@ -42,19 +42,14 @@ public final class LeaseKeeper extends SlotKeeper {
     private final int limit;
     private final OptionalInt preferredSlot;
     private final Clock clock;
-    private final Scheduler scheduler;
     private final CosIdListener listener;
     private final Duration renewInterval;
     private final Duration maxBackoff;
-    private final Object lock = new Object();
-
-    private volatile Binding binding;
-    private Scheduler.Cancellable nextStep;
     private int failures;
-    private boolean stopped;
 
     LeaseKeeper(LeaseStore store, String namespace, Owner owner, LeaseTerms terms, int limit,
                 OptionalInt preferredSlot, Clock clock, Scheduler scheduler, CosIdListener listener) {
+        super(scheduler);
         this.store = store;
         this.namespace = namespace;
         this.owner = owner;
@@ -62,26 +57,14 @@ public final class LeaseKeeper extends SlotKeeper {
         this.limit = limit;
         this.preferredSlot = preferredSlot;
         this.clock = clock;
-        this.scheduler = scheduler;
         this.listener = listener;
         this.renewInterval = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 3));
         this.maxBackoff = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 6));
     }
 
-    /** Returns the current lease, or the last one if it was lost or released. */
-    @Override
-    public SlotLease lease() {
-        return binding.lease;
-    }
-
     /** Returns whether the generators may issue right now under the current lease. */
     public boolean bound() {
         return binding.state == Binding.State.BOUND;
-    }
-
-    @Override
-    Binding binding() {
-        return binding;
     }
 
     /**
@@ -115,9 +98,10 @@ public final class LeaseKeeper extends SlotKeeper {
     }
 
     /** Runs one keeper step: renew, or re-acquire after a loss. Scheduled; public for simulation. */
+    @Override
     void step() {
         synchronized (lock) {
-            if (stopped) {
+            if (stopped()) {
                 return;
             }
             try {
@@ -211,43 +195,14 @@ public final class LeaseKeeper extends SlotKeeper {
         return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
     }
 
-    private void schedule(Duration delay) {
-        if (!stopped) {
-            nextStep = scheduler.schedule(delay, this::step);
-        }
-    }
-
-    /** Stops scheduling; waits for a step in progress. */
     @Override
-    void stop() {
-        synchronized (lock) {
-            stopped = true;
-            if (nextStep != null) {
-                nextStep.cancel();
+    void giveBack(SlotLease lease, long lastIssuedMillis) {
+        try {
+            if (!store.release(lease, lastIssuedMillis)) {
+                LOG.log(System.Logger.Level.WARNING, "the lease was already gone at release: " + lease);
             }
-        }
-    }
-
-    /**
-     * Releases the slot with the exact last issued millisecond, after the generators are closed.
-     *
-     * @param lastIssuedMillis the largest last issued millisecond of the generators
-     */
-    @Override
-    void release(long lastIssuedMillis) {
-        synchronized (lock) {
-            Binding last = binding;
-            binding = new Binding(last.lease, Binding.State.CLOSED);
-            if (last.state != Binding.State.BOUND) {
-                return;
-            }
-            try {
-                if (!store.release(last.lease, lastIssuedMillis)) {
-                    LOG.log(System.Logger.Level.WARNING, "the lease was already gone at release: " + last.lease);
-                }
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "release failed; the slot frees up at its expiry: " + last.lease, e);
-            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "release failed; the slot frees up at its expiry: " + lease, e);
         }
     }
 

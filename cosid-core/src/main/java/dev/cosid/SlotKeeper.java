@@ -1,26 +1,78 @@
 package dev.cosid;
 
 import dev.cosid.lease.SlotLease;
+import dev.cosid.time.Scheduler;
 import java.time.Duration;
 
 /**
  * What a runtime needs from whatever keeps its window: a store lease ({@link LeaseKeeper}) or a
- * static slot ({@link StaticSlotKeeper}). The methods stay package-private: only the runtime drives them.
+ * static slot ({@link StaticSlotKeeper}). The binding is published through one volatile field; every
+ * step, the stop and the release run under one lock, so a release never races a step. The methods the
+ * runtime drives stay package-private.
  */
 abstract class SlotKeeper {
 
-    /** Returns the binding generators check every id against. */
-    abstract Binding binding();
+    /** Guards the steps, the stop and the release. */
+    final Object lock = new Object();
+    private final Scheduler scheduler;
+    private Scheduler.Cancellable nextStep;
+    private boolean stopped;
+    /** The window generators check every id against. */
+    volatile Binding binding;
 
-    /** Returns the current window, or the last one. */
-    public abstract SlotLease lease();
+    SlotKeeper(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** Returns the binding generators check every id against. */
+    final Binding binding() {
+        return binding;
+    }
+
+    /** Returns the current window, or the last one if it was lost or released. */
+    public final SlotLease lease() {
+        return binding.lease;
+    }
 
     /** Binds the first window, waiting at most the timeout. */
     abstract void start(Duration acquireTimeout);
 
-    /** Stops scheduled work; waits for a step in progress. */
-    abstract void stop();
+    /** Runs one scheduled step under the lock. */
+    abstract void step();
 
-    /** Gives the window back with the exact last issued millisecond, after the generators are closed. */
-    abstract void release(long lastIssuedMillis);
+    /** Gives a bound window back with the exact last issued millisecond. */
+    abstract void giveBack(SlotLease lease, long lastIssuedMillis);
+
+    /** Schedules the next step unless stopped; call under the lock. */
+    final void schedule(Duration delay) {
+        if (!stopped) {
+            nextStep = scheduler.schedule(delay, this::step);
+        }
+    }
+
+    /** Reports whether {@link #stop()} was called; read under the lock. */
+    final boolean stopped() {
+        return stopped;
+    }
+
+    /** Stops scheduling; waits for a step in progress. */
+    final void stop() {
+        synchronized (lock) {
+            stopped = true;
+            if (nextStep != null) {
+                nextStep.cancel();
+            }
+        }
+    }
+
+    /** Closes the binding and gives the window back, after the generators are closed. */
+    final void release(long lastIssuedMillis) {
+        synchronized (lock) {
+            Binding last = binding;
+            binding = new Binding(last.lease, Binding.State.CLOSED);
+            if (last.state == Binding.State.BOUND) {
+                giveBack(last.lease, lastIssuedMillis);
+            }
+        }
+    }
 }

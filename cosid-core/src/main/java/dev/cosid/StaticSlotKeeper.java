@@ -27,17 +27,12 @@ final class StaticSlotKeeper extends SlotKeeper {
     private final long notBefore;
     private final Owner owner;
     private final Clock clock;
-    private final Scheduler scheduler;
     private final CosIdListener listener;
-    private final Object lock = new Object();
-
-    private volatile Binding binding;
-    private Scheduler.Cancellable nextStep;
-    private boolean stopped;
     private int failures;
 
     StaticSlotKeeper(String namespace, int slot, Path stateFile, Duration ahead, long notBefore, Owner owner,
                      Clock clock, Scheduler scheduler, CosIdListener listener) {
+        super(scheduler);
         this.namespace = namespace;
         this.slot = slot;
         this.stateFile = stateFile;
@@ -45,18 +40,7 @@ final class StaticSlotKeeper extends SlotKeeper {
         this.notBefore = notBefore;
         this.owner = owner;
         this.clock = clock;
-        this.scheduler = scheduler;
         this.listener = listener;
-    }
-
-    @Override
-    Binding binding() {
-        return binding;
-    }
-
-    @Override
-    public SlotLease lease() {
-        return binding.lease;
     }
 
     @Override
@@ -95,9 +79,10 @@ final class StaticSlotKeeper extends SlotKeeper {
     }
 
     /** Moves the ceiling ahead once less than half of {@code ahead} remains. */
-    private void step() {
+    @Override
+    void step() {
         synchronized (lock) {
-            if (stopped) {
+            if (stopped()) {
                 return;
             }
             SlotLease current = binding.lease;
@@ -128,38 +113,14 @@ final class StaticSlotKeeper extends SlotKeeper {
         }
     }
 
-    private void schedule(Duration delay) {
-        if (!stopped) {
-            nextStep = scheduler.schedule(delay, this::step);
-        }
-    }
-
-    @Override
-    void stop() {
-        synchronized (lock) {
-            stopped = true;
-            if (nextStep != null) {
-                nextStep.cancel();
-            }
-        }
-    }
-
     /** Writes the exact last issued millisecond, so the next start begins right after it. */
     @Override
-    void release(long lastIssuedMillis) {
-        synchronized (lock) {
-            Binding last = binding;
-            binding = new Binding(last.lease, Binding.State.CLOSED);
-            if (last.state != Binding.State.BOUND) {
-                return;
-            }
-            SlotLease lease = last.lease;
-            try {
-                persist(Math.max(lease.floor(), Math.min(lastIssuedMillis, lease.ceiling())));
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot write the last issued millisecond of static slot " + slot
-                        + "; the ceiling on disk stays, which is safe", e);
-            }
+    void giveBack(SlotLease lease, long lastIssuedMillis) {
+        try {
+            persist(Math.max(lease.floor(), Math.min(lastIssuedMillis, lease.ceiling())));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "cannot write the last issued millisecond of static slot " + slot
+                    + "; the ceiling on disk stays, which is safe", e);
         }
     }
 }
