@@ -108,7 +108,7 @@ public final class CosIdRuntime implements AutoCloseable {
             }
             return existing;
         }
-        LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper::binding, clock, maxWaitNanos);
+        LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
         generators.put(name, created);
         return created;
     }

@@ -4,7 +4,6 @@ import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.function.Supplier;
 
 /**
  * A generator that issues unit {@code u} only if {@code floor < start(u)} and {@code end(u) <= ceiling}
@@ -38,7 +37,7 @@ final class LeasedSnowflake implements SnowflakeId {
 
     private final String name;
     private final IdLayout layout;
-    private final Supplier<Binding> binding;
+    private final SlotKeeper keeper;
     private final Clock clock;
     private final long maxWaitNanos;
     private final long epoch;
@@ -53,10 +52,10 @@ final class LeasedSnowflake implements SnowflakeId {
     private volatile long state;
     private Bounds bounds;
 
-    LeasedSnowflake(String name, IdLayout layout, Supplier<Binding> binding, Clock clock, long maxWaitNanos) {
+    LeasedSnowflake(String name, IdLayout layout, SlotKeeper keeper, Clock clock, long maxWaitNanos) {
         this.name = name;
         this.layout = layout;
-        this.binding = binding;
+        this.keeper = keeper;
         this.clock = clock;
         this.maxWaitNanos = maxWaitNanos;
         this.epoch = layout.epochMillis();
@@ -169,7 +168,7 @@ final class LeasedSnowflake implements SnowflakeId {
     }
 
     private Bounds bounds() {
-        Binding current = binding.get();
+        Binding current = keeper.binding;
         Bounds cached = bounds;
         if (cached == null || cached.binding != current) {
             cached = new Bounds(current);
@@ -209,7 +208,7 @@ final class LeasedSnowflake implements SnowflakeId {
 
     private long lastIssuedMillis(long word) {
         if (word == 0) {
-            return binding.get().lease.floor();
+            return keeper.binding.lease.floor();
         }
         return layout.endOf((word - 1) >>> timestampShift);
     }

@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** The generator's window check, against hand-made windows and a manual clock. */
@@ -25,7 +24,34 @@ class WindowCheckTest {
     private static final long SECOND = 1_000_000_000L;
 
     private final ManualClock clock = new ManualClock(T0);
-    private final AtomicReference<Binding> binding = new AtomicReference<>();
+    /** A keeper whose binding the test sets by hand. */
+    private static final class HandKeeper extends SlotKeeper {
+        HandKeeper() {
+            super(null);
+        }
+
+        void set(Binding next) {
+            binding = next;
+        }
+
+        Binding get() {
+            return binding;
+        }
+
+        @Override
+        void start(Duration acquireTimeout) {
+        }
+
+        @Override
+        void step() {
+        }
+
+        @Override
+        void giveBack(SlotLease lease, long lastIssuedMillis) {
+        }
+    }
+
+    private final HandKeeper binding = new HandKeeper();
 
     private void bind(int slot, long floor, long ceiling) {
         binding.set(new Binding(new SlotLease("ns", slot, Owner.of("me"), 1, ceiling - 1_000, floor, ceiling, T0),
@@ -33,7 +59,7 @@ class WindowCheckTest {
     }
 
     private LeasedSnowflake generator(IdLayout layout, long maxWaitNanos) {
-        return new LeasedSnowflake("test", layout, binding::get, clock, maxWaitNanos);
+        return new LeasedSnowflake("test", layout, binding, clock, maxWaitNanos);
     }
 
     @Test
@@ -223,7 +249,7 @@ class WindowCheckTest {
         long now = system.nowMillis();
         binding.set(new Binding(new SlotLease("ns", 1, Owner.of("me"), 1, now + 60_000, now - 1, now + 61_000, now),
                 Binding.State.BOUND));
-        LeasedSnowflake ids = new LeasedSnowflake("race", IdLayout.MILLISECOND, binding::get, system, 5 * SECOND);
+        LeasedSnowflake ids = new LeasedSnowflake("race", IdLayout.MILLISECOND, binding, system, 5 * SECOND);
         int threads = 4;
         int each = 50_000;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
