@@ -11,6 +11,8 @@ import dev.cosid.lease.SlotTable;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -164,17 +166,37 @@ public final class LeaseKeeper extends SlotKeeper {
                 listener.onExhausted(earliest);
                 return new Attempt(Optional.empty(), earliest, table.storeNow());
             }
-            for (SlotChoice.Candidate candidate : ((SlotChoice.Candidates) choice).candidates()) {
+            List<SlotChoice.Candidate> candidates = ((SlotChoice.Candidates) choice).candidates();
+            for (int i = 0; i < candidates.size(); i++) {
+                SlotChoice.Candidate candidate = candidates.get(i);
                 Optional<SlotLease> lease = candidate.reason() == SlotChoice.Reason.HELD
                         ? store.renew(candidate.current().toLease(namespace, table.storeNow()), terms)
                         : store.acquire(namespace, candidate.slot(), owner, terms);
                 if (lease.isPresent()) {
                     return new Attempt(lease, 0, 0);
                 }
+                if (candidate.reason() == SlotChoice.Reason.FREE) {
+                    // a lost race on the lowest free slot means a crowd is starting: spread out over the free
+                    // slots instead of all trying the next one (which turns a start-up storm quadratic)
+                    candidates = spread(candidates, i + 1);
+                }
             }
         }
         throw new LeaseStoreException("lost every race for a slot of namespace '" + namespace + "' in " + RACE_ROUNDS
                 + " rounds of reads");
+    }
+
+    /** Rotates the free candidates after {@code from} to start at a place this owner's key picks. */
+    private List<SlotChoice.Candidate> spread(List<SlotChoice.Candidate> candidates, int from) {
+        int remaining = candidates.size() - from;
+        if (remaining <= 1) {
+            return candidates;
+        }
+        int shift = Math.floorMod(owner.key().hashCode() * 31 + from, remaining);
+        List<SlotChoice.Candidate> spread = new ArrayList<>(candidates.subList(0, from));
+        spread.addAll(candidates.subList(from + shift, candidates.size()));
+        spread.addAll(candidates.subList(from, from + shift));
+        return spread;
     }
 
     private void bind(SlotLease lease) {
