@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.IdLayout;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,25 +20,15 @@ class CommandLineTest {
     @TempDir
     Path dir;
 
-    private record Result(int status, String out, String err) {
-        List<String> lines() {
-            return out.isEmpty() ? List.of() : Arrays.asList(out.split("\n"));
-        }
-    }
-
-    private static Result run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = CosIdCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static Cli run(String... args) {
+        return Cli.run(args);
     }
 
     private String sqlite() {
         return "sqlite:" + dir.resolve("cosid.db");
     }
 
-    private static void assertOneLineError(Result result, int status, String fragment) {
+    private static void assertOneLineError(Cli result, int status, String fragment) {
         assertEquals(status, result.status(), result.err());
         assertEquals("", result.out());
         assertEquals(1, result.err().strip().lines().count(), result.err());
@@ -51,7 +37,7 @@ class CommandLineTest {
 
     @Test
     void generatePrintsDistinctIncreasingIdsAndReleasesTheSlot() {
-        Result result = run("generate", "--count", "2000", "--store", sqlite());
+        Cli result = run("generate", "--count", "2000", "--store", sqlite());
         assertEquals(0, result.status(), result.err());
         long[] ids = result.lines().stream().mapToLong(Long::parseLong).toArray();
         assertEquals(2000, ids.length);
@@ -60,7 +46,7 @@ class CommandLineTest {
         }
         assertTrue(result.err().contains("acquired slot 0 of namespace 'default'"), result.err());
 
-        Result leases = run("leases", "--store", sqlite());
+        Cli leases = run("leases", "--store", sqlite());
         assertEquals(0, leases.status(), leases.err());
         assertTrue(leases.out().contains("1024 slots and tolerance 1000 ms"), leases.out());
         String row = leases.lines().get(2);
@@ -71,7 +57,7 @@ class CommandLineTest {
 
     @Test
     void generateHonoursLayoutBitsAndNamespace() {
-        Result result = run("generate", "--count", "3", "--store", "memory:", "--layout", "SAFE_JS_SECOND",
+        Cli result = run("generate", "--count", "3", "--store", "memory:", "--layout", "SAFE_JS_SECOND",
                 "--bits", "3", "--namespace", "batch.jobs");
         assertEquals(0, result.status(), result.err());
         for (String line : result.lines()) {
@@ -81,7 +67,7 @@ class CommandLineTest {
 
     @Test
     void generateWithARateTakesItsTime() {
-        Result result = run("generate", "--duration", "300ms", "--rate", "100", "--store", "memory:");
+        Cli result = run("generate", "--duration", "300ms", "--rate", "100", "--store", "memory:");
         assertEquals(0, result.status(), result.err());
         int printed = result.lines().size();
         assertTrue(printed >= 20 && printed <= 31, "about 30 ids in 300 ms at 100 a second: " + printed);
@@ -90,7 +76,7 @@ class CommandLineTest {
     @Test
     void decodePrintsTimeSlotAndSequence() {
         long id = IdLayout.MILLISECOND.compose(IdLayout.MILLISECOND.unitOf(1_764_680_002_123L), 3, 17);
-        Result result = run("decode", String.valueOf(id));
+        Cli result = run("decode", String.valueOf(id));
         assertEquals(0, result.status(), result.err());
         assertEquals(id + " time=2025-12-02T12:53:22.123Z slot=3 sequence=17 friendly=20251202125322123-3-17\n",
                 result.out());
@@ -139,11 +125,11 @@ class CommandLineTest {
     @Test
     void everyCommandHasHelp() {
         for (String command : List.of("generate", "decode", "leases")) {
-            Result help = run(command, "--help");
+            Cli help = run(command, "--help");
             assertEquals(0, help.status());
             assertTrue(help.out().contains("Usage: cosid " + command), help.out());
         }
-        Result top = run("--help");
+        Cli top = run("--help");
         assertTrue(top.out().contains("generate") && top.out().contains("decode") && top.out().contains("leases"));
         assertOneLineError(run(), 2, "name a command");
     }
@@ -152,7 +138,7 @@ class CommandLineTest {
     void idsFromManyRunsOnOneStoreNeverRepeat() {
         Set<Long> seen = new HashSet<>();
         for (int i = 0; i < 5; i++) {
-            Result result = run("generate", "--count", "500", "--store", sqlite());
+            Cli result = run("generate", "--count", "500", "--store", sqlite());
             for (long id : result.lines().stream().mapToLong(Long::parseLong).toArray()) {
                 assertTrue(seen.add(id), "repeated id " + id);
             }

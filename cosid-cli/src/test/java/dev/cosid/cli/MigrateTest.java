@@ -13,9 +13,6 @@ import dev.cosid.testkit.servers.PostgresServer;
 import dev.cosid.testkit.servers.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -55,12 +52,8 @@ class MigrateTest {
     }
 
     private static String[] run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = CosIdCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new String[] {String.valueOf(status), out.toString(StandardCharsets.UTF_8),
-                err.toString(StandardCharsets.UTF_8)};
+        Cli result = Cli.run(args);
+        return new String[] {String.valueOf(result.status()), result.out(), result.err()};
     }
 
     private Path legacyFiles() throws Exception {

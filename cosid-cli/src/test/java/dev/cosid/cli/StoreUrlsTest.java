@@ -13,9 +13,6 @@ import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ServerProcess;
 import dev.cosid.testkit.servers.ZooKeeperServer;
 import dev.cosid.time.Clock;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -54,12 +51,8 @@ class StoreUrlsTest {
     }
 
     private static String[] run(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = CosIdCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new String[] {String.valueOf(status), out.toString(StandardCharsets.UTF_8),
-                err.toString(StandardCharsets.UTF_8)};
+        Cli result = Cli.run(args);
+        return new String[] {String.valueOf(result.status()), result.out(), result.err()};
     }
 
     @Test

@@ -1,10 +1,6 @@
 package dev.cosid.testkit.servers;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -62,16 +58,6 @@ public final class RedisServer extends ServerProcess {
 
     @Override
     protected boolean ready() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            socket.setSoTimeout(1000);
-            socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            InputStream in = socket.getInputStream();
-            byte[] reply = new byte[5];
-            int read = in.readNBytes(reply, 0, 5);
-            return read == 5 && new String(reply, StandardCharsets.US_ASCII).equals("+PONG");
-        } catch (IOException e) {
-            return false;
-        }
+        return ask("PING\r\n", 5).equals("+PONG");
     }
 }

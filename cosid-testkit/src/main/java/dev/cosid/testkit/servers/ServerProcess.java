@@ -258,6 +258,26 @@ public abstract class ServerProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends a one-line command to the server's port and returns what it answers before the bound.
+     *
+     * @param command the command bytes, such as {@code PING\r\n}
+     * @param replyBytes how many bytes to read, or -1 to read until the server closes
+     * @return the answer, or empty when the server does not answer
+     */
+    protected String ask(String command, int replyBytes) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.setSoTimeout(1000);
+            socket.getOutputStream().write(command.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            byte[] reply = replyBytes < 0 ? socket.getInputStream().readAllBytes()
+                    : socket.getInputStream().readNBytes(replyBytes);
+            return new String(reply, java.nio.charset.StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
     /** Returns a free loopback port. */
     public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

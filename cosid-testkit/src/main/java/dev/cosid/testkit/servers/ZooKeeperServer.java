@@ -1,9 +1,6 @@
 package dev.cosid.testkit.servers;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -68,15 +65,7 @@ public final class ZooKeeperServer extends ServerProcess {
 
     @Override
     protected boolean ready() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
-            socket.setSoTimeout(1000);
-            socket.getOutputStream().write("srvr".getBytes(StandardCharsets.US_ASCII));
-            byte[] reply = socket.getInputStream().readAllBytes();
-            // "not currently serving requests" until the server has loaded its data and opened its session tracker
-            return new String(reply, StandardCharsets.US_ASCII).contains("Mode: standalone");
-        } catch (IOException e) {
-            return false;
-        }
+        // "not currently serving requests" until the server has loaded its data and opened its session tracker
+        return ask("srvr", -1).contains("Mode: standalone");
     }
 }
