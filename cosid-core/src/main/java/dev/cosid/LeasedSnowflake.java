@@ -75,6 +75,22 @@ final class LeasedSnowflake implements SnowflakeId {
 
     @Override
     public long nextId() {
+        // fast path: the next sequence of the unit issued last, under the same binding, while the clock
+        // is still in that unit; the id is then lastId + 1, which is exactly the state word
+        long current = (long) STATE.getVolatile(this);
+        Bounds window = bounds;
+        if (current > 0 && window != null && window.binding == keeper.binding) {
+            long last = current - 1;
+            long lastUnit = last >>> timestampShift;
+            long now = clock.nowMillis();
+            long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
+            if (nowUnit == lastUnit && (last & sequenceMask) < sequenceMask && lastUnit >= window.minUnit
+                    && lastUnit <= window.maxUnit && ((last >>> sequenceBits) & slotMask) == window.slot
+                    && window.binding.state == Binding.State.BOUND
+                    && STATE.compareAndSet(this, current, current + 1)) {
+                return current;
+            }
+        }
         return reserve(1);
     }
 
