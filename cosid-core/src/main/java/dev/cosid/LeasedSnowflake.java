@@ -2,8 +2,6 @@ package dev.cosid;
 
 import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 
 /**
  * A generator that issues unit {@code u} only if {@code floor < start(u)} and {@code end(u) <= ceiling}
@@ -16,7 +14,6 @@ import java.lang.invoke.VarHandle;
  */
 final class LeasedSnowflake implements SnowflakeId {
 
-    private static final VarHandle STATE;
     private static final int HELD_NONE = 0;
     private static final int HELD_FLOOR = 1;
     private static final int HELD_CEILING = 2;
@@ -26,14 +23,6 @@ final class LeasedSnowflake implements SnowflakeId {
     private static final long SPIN_NANOS = 2_000_000L;
     private static final int SPIN_LIMIT = 200_000;
     private static final long PARK_NANOS = 1_000_000L;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(LeasedSnowflake.class, "state", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final String name;
     private final IdLayout layout;
@@ -48,8 +37,8 @@ final class LeasedSnowflake implements SnowflakeId {
     private final long slotMask;
     private final long lastUsableUnit;
 
-    @SuppressWarnings("unused") // accessed through STATE
-    private volatile long state;
+    /** {@code lastId + 1}, 0 before the first id; the sign bit marks the generator closed. */
+    private final PaddedWord state = new PaddedWord();
     private Bounds bounds;
 
     LeasedSnowflake(String name, IdLayout layout, SlotKeeper keeper, Clock clock, long maxWaitNanos) {
@@ -76,18 +65,24 @@ final class LeasedSnowflake implements SnowflakeId {
     @Override
     public long nextId() {
         // fast path: the next sequence of the unit issued last, under the same binding, while the clock
-        // is still in that unit; the id is then lastId + 1, which is exactly the state word
-        long current = (long) STATE.getVolatile(this);
-        Bounds window = bounds;
-        if (current > 0 && window != null && window.binding == keeper.binding) {
+        // is still in that unit; the id is then lastId + 1, which is exactly the state word. A lost CAS
+        // retries here, as another thread most likely just took the sequence before.
+        for (;;) {
+            long current = state.getVolatile();
+            Bounds window = bounds;
+            if (current <= 0 || window == null || window.binding != keeper.binding
+                    || window.binding.state != Binding.State.BOUND) {
+                break;
+            }
             long last = current - 1;
             long lastUnit = last >>> timestampShift;
             long now = clock.nowMillis();
             long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
-            if (nowUnit == lastUnit && (last & sequenceMask) < sequenceMask && lastUnit >= window.minUnit
-                    && lastUnit <= window.maxUnit && ((last >>> sequenceBits) & slotMask) == window.slot
-                    && window.binding.state == Binding.State.BOUND
-                    && STATE.compareAndSet(this, current, current + 1)) {
+            if (nowUnit != lastUnit || (last & sequenceMask) == sequenceMask || lastUnit < window.minUnit
+                    || lastUnit > window.maxUnit || ((last >>> sequenceBits) & slotMask) != window.slot) {
+                break;
+            }
+            if (state.compareAndSet(current, current + 1)) {
                 return current;
             }
         }
@@ -121,7 +116,7 @@ final class LeasedSnowflake implements SnowflakeId {
         int spins = 0;
         for (;;) {
             Bounds window = bounds();
-            long current = (long) STATE.getVolatile(this);
+            long current = state.getVolatile();
             if (current < 0) {
                 throw closed();
             }
@@ -159,7 +154,7 @@ final class LeasedSnowflake implements SnowflakeId {
                 } else {
                     long count = Math.min(wanted, sequenceMask - sequence + 1);
                     long first = (unit << timestampShift) | window.slotPart | sequence;
-                    if (STATE.compareAndSet(this, current, first + count)) {
+                    if (state.compareAndSet(current, first + count)) {
                         return first;
                     }
                     continue;
@@ -210,8 +205,8 @@ final class LeasedSnowflake implements SnowflakeId {
      */
     long close() {
         for (;;) {
-            long current = (long) STATE.getVolatile(this);
-            if (current < 0 || STATE.compareAndSet(this, current, current | Long.MIN_VALUE)) {
+            long current = state.getVolatile();
+            if (current < 0 || state.compareAndSet(current, current | Long.MIN_VALUE)) {
                 return lastIssuedMillis(current & Long.MAX_VALUE);
             }
         }
@@ -219,7 +214,7 @@ final class LeasedSnowflake implements SnowflakeId {
 
     /** Returns the exact last issued millisecond, or the current floor before the first id. */
     long lastIssuedMillis() {
-        return lastIssuedMillis((long) STATE.getVolatile(this) & Long.MAX_VALUE);
+        return lastIssuedMillis(state.getVolatile() & Long.MAX_VALUE);
     }
 
     private long lastIssuedMillis(long word) {

@@ -1,0 +1,62 @@
+package dev.cosid;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One long on a cache line of its own: the generator's state word is written by every id, and the
+ * fields read beside it (layout constants, the cached window) must not share its line, or every CAS on
+ * one core evicts them from the other. The padding lives in superclasses and a subclass, which the JVM
+ * lays out in that order (the way Agrona pads its generator).
+ */
+final class PaddedWord extends PaddedWordRight {
+
+    private static final VarHandle VALUE;
+
+    static {
+        try {
+            VALUE = MethodHandles.lookup().findVarHandle(PaddedWordValue.class, "value", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    long getVolatile() {
+        return (long) VALUE.getVolatile(this);
+    }
+
+    boolean compareAndSet(long expected, long next) {
+        return VALUE.compareAndSet(this, expected, next);
+    }
+}
+
+/** Padding before the value. */
+@SuppressWarnings("unused")
+abstract class PaddedWordLeft {
+    long p01;
+    long p02;
+    long p03;
+    long p04;
+    long p05;
+    long p06;
+    long p07;
+    long p08;
+}
+
+/** The value itself. */
+abstract class PaddedWordValue extends PaddedWordLeft {
+    volatile long value;
+}
+
+/** Padding after the value. */
+@SuppressWarnings("unused")
+abstract class PaddedWordRight extends PaddedWordValue {
+    long p11;
+    long p12;
+    long p13;
+    long p14;
+    long p15;
+    long p16;
+    long p17;
+    long p18;
+}
