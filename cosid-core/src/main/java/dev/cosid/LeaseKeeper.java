@@ -64,11 +64,6 @@ public final class LeaseKeeper extends SlotKeeper {
         this.maxBackoff = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 6));
     }
 
-    /** Returns whether the generators may issue right now under the current lease. */
-    public boolean bound() {
-        return binding.state == Binding.State.BOUND;
-    }
-
     /**
      * Acquires the first lease, waiting for the earliest expiry while the namespace is exhausted.
      *

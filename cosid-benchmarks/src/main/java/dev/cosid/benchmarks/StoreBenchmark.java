@@ -74,14 +74,14 @@ public final class StoreBenchmark {
         List<ServerProcess> servers = new ArrayList<>();
         try {
             List<Subject> subjects = new ArrayList<>();
-            subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE, null));
-            subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2, null));
+            subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
+            subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
             PostgresServer postgres = PostgresServer.started();
             servers.add(postgres);
-            subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL, null));
+            subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
             MariaDbServer mariadb = MariaDbServer.started();
             servers.add(mariadb);
-            subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB, null));
+            subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
             RedisServer redis = RedisServer.started();
             servers.add(redis);
             // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
@@ -133,11 +133,11 @@ public final class StoreBenchmark {
         return new HikariDataSource(config);
     }
 
-    private static Subject jdbc(String name, javax.sql.DataSource dataSource, JdbcDialect dialect, AutoCloseable extra) {
+    private static Subject jdbc(String name, javax.sql.DataSource dataSource, JdbcDialect dialect) {
         CountingDataSource counting = new CountingDataSource(dataSource);
         JdbcLeaseStore store = new JdbcLeaseStore(counting, dialect, name, true);
         return new Subject(name, store, counting.executions::get, dataSource instanceof AutoCloseable
-                ? (AutoCloseable) dataSource : extra);
+                ? (AutoCloseable) dataSource : null);
     }
 
     private static long serverCounter(int port, String command, String field) {

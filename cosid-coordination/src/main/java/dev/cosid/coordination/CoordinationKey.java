@@ -1,7 +1,6 @@
 package dev.cosid.coordination;
 
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * The key of a coordination record: its kind, its role, and for a registration its member.
@@ -48,10 +47,5 @@ public record CoordinationKey(RecordKind kind, Role role, MemberId member) {
      */
     public static CoordinationKey lease(Role role) {
         return new CoordinationKey(RecordKind.LEASE, role, null);
-    }
-
-    /** Returns the member of a registration key. */
-    public Optional<MemberId> memberOptional() {
-        return Optional.ofNullable(member);
     }
 }

@@ -1,7 +1,6 @@
 package dev.cosid.simulation;
 
 import dev.cosid.CosIdRuntime;
-import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.LeaseStore;
@@ -149,9 +148,5 @@ final class SimNode {
             counters.refused++;
         }
         runtime = null;
-    }
-
-    IdLayout layout() {
-        return settings.layout();
     }
 }
