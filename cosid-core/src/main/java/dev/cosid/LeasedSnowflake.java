@@ -10,7 +10,7 @@ import dev.cosid.time.Clock;
  * <p>The whole state is one word, {@code lastId + 1} (0 before the first id), moved by one CAS per
  * batch; the sign bit marks the generator closed, so closing is atomic with issuing and the last
  * issued id is exact. Because the word holds the slot too, ids stay strictly increasing across a
- * change of slot: a new slot starts at a later unit.
+ * change of slot: a new slot never issues below the last id.
  */
 final class LeasedSnowflake implements SnowflakeId {
 
@@ -34,6 +34,8 @@ final class LeasedSnowflake implements SnowflakeId {
     private final int sequenceBits;
     private final int timestampShift;
     private final long sequenceMask;
+    /** The closed, unit and slot bits of the state word. */
+    private final long unitAndSlotMask;
     private final long slotMask;
     private final long lastUsableUnit;
 
@@ -52,6 +54,7 @@ final class LeasedSnowflake implements SnowflakeId {
         this.sequenceBits = layout.sequenceBits();
         this.timestampShift = layout.slotBits() + layout.sequenceBits();
         this.sequenceMask = layout.maxSequence();
+        this.unitAndSlotMask = ~sequenceMask;
         this.slotMask = layout.slotCount() - 1;
         // the last unit is left unused so that lastId + 1 never reaches the sign bit
         this.lastUsableUnit = layout.timestampBits() == 63 ? Long.MAX_VALUE - 1 : (1L << layout.timestampBits()) - 2;
@@ -64,22 +67,21 @@ final class LeasedSnowflake implements SnowflakeId {
 
     @Override
     public long nextId() {
-        // fast path: the next sequence of the unit issued last, under the same binding, while the clock
-        // is still in that unit; the id is then lastId + 1, which is exactly the state word. A lost CAS
-        // retries here, as another thread most likely just took the sequence before.
+        // fast path: the state word is lastId + 1. If its unit and slot bits name the unit the clock is
+        // in and this binding's slot, its sequence is not 0 (a used-up sequence carries into the slot
+        // bits), and that unit lies in the window, the word itself is the next id: greater than the
+        // last, in the current unit (never ahead of the clock), on the leased slot, inside the window.
+        // The closed bit and a cached window of an older binding fail the test too. A lost CAS retries
+        // here, as another thread most likely just took the sequence before.
         for (;;) {
             long current = state.getVolatile();
             Bounds window = bounds;
-            if (current <= 0 || window == null || window.binding != keeper.binding
-                    || window.binding.state != Binding.State.BOUND) {
-                break;
-            }
-            long last = current - 1;
-            long lastUnit = last >>> timestampShift;
             long now = clock.nowMillis();
             long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
-            if (nowUnit != lastUnit || (last & sequenceMask) == sequenceMask || lastUnit < window.minUnit
-                    || lastUnit > window.maxUnit || ((last >>> sequenceBits) & slotMask) != window.slot) {
+            if (window == null || window.binding != keeper.binding
+                    || (current & unitAndSlotMask) != ((nowUnit << timestampShift) | window.slotPart)
+                    || (current & sequenceMask) == 0
+                    || nowUnit < window.minUnit || nowUnit > window.maxUnit) {
                 break;
             }
             if (state.compareAndSet(current, current + 1)) {
@@ -178,13 +180,13 @@ final class LeasedSnowflake implements SnowflakeId {
         }
     }
 
+    /**
+     * Returns the window of the current binding, or throws if it is not bound. Only a bound binding's
+     * window is cached, so the fast path, which compares the cached binding with the keeper's, never
+     * issues under a lost or closed one.
+     */
     private Bounds bounds() {
         Binding current = keeper.binding;
-        Bounds cached = bounds;
-        if (cached == null || cached.binding != current) {
-            cached = new Bounds(current);
-            bounds = cached;
-        }
         if (current.state != Binding.State.BOUND) {
             if (current.state == Binding.State.LOST) {
                 SlotLease lost = current.lease;
@@ -193,6 +195,11 @@ final class LeasedSnowflake implements SnowflakeId {
                         + ") was lost; no id is issued until a new slot is bound");
             }
             throw closed();
+        }
+        Bounds cached = bounds;
+        if (cached == null || cached.binding != current) {
+            cached = new Bounds(current);
+            bounds = cached;
         }
         return cached;
     }

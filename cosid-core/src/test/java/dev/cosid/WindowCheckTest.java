@@ -201,7 +201,7 @@ class WindowCheckTest {
     }
 
     @Test
-    void aNewSlotStartsAtALaterUnitSoIdsKeepIncreasing() {
+    void aNewSlotInTheSameUnitStartsAtALaterUnitSoIdsKeepIncreasing() {
         bind(9, T0 - 1, T0 + 31_000);
         LeasedSnowflake ids = generator(IdLayout.MILLISECOND, SECOND);
         long onNine = ids.nextId();
@@ -210,6 +210,25 @@ class WindowCheckTest {
         assertEquals(2, IdLayout.MILLISECOND.parse(onTwo).slot());
         assertTrue(onTwo > onNine);
         assertEquals(T0 + 1, IdLayout.MILLISECOND.parse(onTwo).timestampMillis());
+    }
+
+    @Test
+    void aUsedUpSequenceIsNotCarriedIntoTheNextSlot() {
+        // with one sequence bit, lastId + 1 after a used-up unit on slot 0 reads as (same unit, slot 1, 0)
+        IdLayout tiny = new IdLayout(IdLayout.COSID_EPOCH_MILLIS, 1, 41, 10, 1);
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        long last = ids.nextIds(2)[1];
+        bind(1, T0 - 1, T0 + 31_000);
+        for (int call = 0; call < 2; call++) {
+            IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+            assertTrue(refused.getMessage().contains("held by the sequence"), refused.getMessage());
+        }
+        clock.advance(Duration.ofMillis(1));
+        long onOne = ids.nextId();
+        assertTrue(onOne > last);
+        assertEquals(1, tiny.parse(onOne).slot());
+        assertEquals(T0 + 1, tiny.parse(onOne).timestampMillis(), "a new slot starts at a later unit");
     }
 
     @Test
