@@ -67,25 +67,26 @@ final class LeasedSnowflake implements SnowflakeId {
 
     @Override
     public long nextId() {
-        // fast path: the state word is lastId + 1. If its unit and slot bits name the unit the clock is
-        // in and this binding's slot, its sequence is not 0 (a used-up sequence carries into the slot
-        // bits), and that unit lies in the window, the word itself is the next id: greater than the
-        // last, in the current unit (never ahead of the clock), on the leased slot, inside the window.
-        // The closed bit and a cached window of an older binding fail the test too. A lost CAS retries
-        // here, as another thread most likely just took the sequence before.
-        for (;;) {
-            long current = state.getVolatile();
-            Bounds window = bounds;
-            long now = clock.nowMillis();
-            long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
-            if (window == null || window.binding != keeper.binding
-                    || (current & unitAndSlotMask) != ((nowUnit << timestampShift) | window.slotPart)
-                    || (current & sequenceMask) == 0
-                    || nowUnit < window.minUnit || nowUnit > window.maxUnit) {
-                break;
-            }
-            if (state.compareAndSet(current, current + 1)) {
-                return current;
+        // fast path: the state word is lastId + 1. If its unit and slot bits name the unit the clock
+        // showed and this binding's slot, and its sequence is not 0 (a used-up sequence carries into
+        // the slot bits), the word itself is the next id: greater than the last, in a unit the clock
+        // has reached, on the leased slot, inside the window (checked for that unit). The closed bit
+        // fails the comparison; a cached window of an older binding fails the binding test. The clock
+        // is read before the word, so a lost CAS retries at once: the winner took the sequence before.
+        long now = clock.nowMillis();
+        long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
+        Bounds window = bounds;
+        if (window != null && window.binding == keeper.binding && nowUnit >= window.minUnit
+                && nowUnit <= window.maxUnit) {
+            long expected = (nowUnit << timestampShift) | window.slotPart;
+            for (;;) {
+                long current = state.getVolatile();
+                if ((current & unitAndSlotMask) != expected || (current & sequenceMask) == 0) {
+                    break;
+                }
+                if (state.compareAndSet(current, current + 1)) {
+                    return current;
+                }
             }
         }
         return reserve(1);
