@@ -277,7 +277,8 @@ final class LeasedSnowflake implements SnowflakeId {
             this.slot = lease.slot();
             this.slotPart = (long) slot << sequenceBits;
             this.minUnit = Math.max(0, Math.floorDiv(lease.floor() - epoch, unitMillis) + 1);
-            this.maxUnit = Math.min(lastUsableUnit, Math.floorDiv(lease.ceiling() - epoch - unitMillis + 1, unitMillis));
+            this.maxUnit = Math.min(lastUsableUnit,
+                    Math.floorDiv(lease.ceiling() - epoch - unitMillis + 1, unitMillis));
         }
     }
 }

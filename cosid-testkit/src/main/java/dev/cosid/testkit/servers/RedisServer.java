@@ -18,10 +18,17 @@ import java.util.List;
 public final class RedisServer extends ServerProcess {
 
     private final Path binary;
+    /** The primary this server replicates, or null for a primary. */
+    private final RedisServer primary;
 
-    private RedisServer(Path binary) {
-        super("redis", Path.of("target", "servers"));
+    private RedisServer(Path binary, RedisServer primary) {
+        super(primary == null ? "redis" : "redis-replica", Path.of("target", "servers"));
         this.binary = binary;
+        this.primary = primary;
+    }
+
+    private static Path binary() {
+        return Servers.binary("redis-server", "redis-server", List.of("/usr/bin", "/usr/local/bin"));
     }
 
     /**
@@ -30,10 +37,22 @@ public final class RedisServer extends ServerProcess {
      * @return the running server
      */
     public static RedisServer started() {
-        RedisServer server = new RedisServer(Servers.binary("redis-server", "redis-server",
-                List.of("/usr/bin", "/usr/local/bin")));
+        RedisServer server = new RedisServer(binary(), null);
         server.firstStart();
         return server;
+    }
+
+    /**
+     * Starts a replica of a running server and waits until its link to the primary is up and it holds
+     * the primary's data.
+     *
+     * @param primary the server to replicate
+     * @return the running replica
+     */
+    public static RedisServer replicaOf(RedisServer primary) {
+        RedisServer replica = new RedisServer(binary(), primary);
+        replica.firstStart();
+        return replica;
     }
 
     /** Returns the store URL of this server. */
@@ -48,9 +67,14 @@ public final class RedisServer extends ServerProcess {
 
     @Override
     protected Process launch() throws IOException {
-        return new ProcessBuilder(binary.toString(), "--port", String.valueOf(port), "--bind", "127.0.0.1",
-                "--dir", dataDir().toString(), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
-                "--daemonize", "no", "--protected-mode", "no", "--logfile", home.resolve("redis.log").toString())
+        List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), "--port", String.valueOf(port),
+                "--bind", "127.0.0.1", "--dir", dataDir().toString(), "--appendonly", "yes", "--appendfsync", "always",
+                "--save", "", "--repl-diskless-sync-delay", "0", "--daemonize", "no", "--protected-mode", "no",
+                "--logfile", home.resolve("redis.log").toString()));
+        if (primary != null) {
+            command.addAll(List.of("--replicaof", "127.0.0.1", String.valueOf(primary.port)));
+        }
+        return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("redis.out").toFile()))
                 .start();
@@ -58,6 +82,9 @@ public final class RedisServer extends ServerProcess {
 
     @Override
     protected boolean ready() {
-        return ask("PING\r\n", 5).equals("+PONG");
+        if (primary == null) {
+            return ask("PING\r\n", 5).equals("+PONG");
+        }
+        return ask("INFO replication\r\nQUIT\r\n", -1).contains("master_link_status:up");
     }
 }
