@@ -6,9 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cosid.testkit.Await;
 import dev.cosid.testkit.servers.ServerProcess;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.nio.LongBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -127,24 +130,35 @@ final class ChaosRun {
         return summary;
     }
 
+    /** Reads every worker's ids into one array; a kill may cut the last id short, which is dropped. */
     private long[] merged() throws IOException {
-        List<long[]> parts = new ArrayList<>();
-        int total = 0;
+        long total = 0;
+        for (Path output : outputs) {
+            if (Files.exists(output)) {
+                total += Files.size(output) / Long.BYTES;
+            }
+        }
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException(total + " ids are too many to check in one array; run shorter");
+        }
+        long[] all = new long[(int) total];
+        int at = 0;
         for (Path output : outputs) {
             if (!Files.exists(output)) {
                 continue;
             }
-            String text = Files.readString(output, StandardCharsets.US_ASCII);
-            int complete = text.lastIndexOf('\n') + 1; // a kill may cut the last line
-            long[] ids = text.substring(0, complete).lines().mapToLong(Long::parseLong).toArray();
-            parts.add(ids);
-            total += ids.length;
-        }
-        long[] all = new long[total];
-        int at = 0;
-        for (long[] part : parts) {
-            System.arraycopy(part, 0, all, at, part.length);
-            at += part.length;
+            try (FileChannel channel = FileChannel.open(output, StandardOpenOption.READ)) {
+                long whole = channel.size() / Long.BYTES * Long.BYTES;
+                for (long position = 0; position < whole; ) {
+                    long length = Math.min(whole - position, 1L << 30);
+                    MappedByteBuffer bytes = channel.map(FileChannel.MapMode.READ_ONLY, position, length);
+                    LongBuffer longs = bytes.asLongBuffer();
+                    int count = longs.remaining();
+                    longs.get(all, at, count);
+                    at += count;
+                    position += length;
+                }
+            }
         }
         return all;
     }

@@ -6,7 +6,8 @@ import dev.cosid.SlotsExhaustedException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.time.Clock;
-import java.io.BufferedWriter;
+import java.io.BufferedOutputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A chaos worker process: issues ids as fast as it can from a real store, on a clock with an offset,
- * and writes each id to its own file, until it is killed.
+ * and writes each id to its own file (8 bytes, big-endian), until it is killed.
  */
 public final class ChaosWorker {
 
@@ -42,12 +43,12 @@ public final class ChaosWorker {
             }
         }
         SnowflakeId ids = runtime.snowflake("chaos");
-        try (BufferedWriter out = Files.newBufferedWriter(Path.of(args[3]))) {
+        try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
+                Files.newOutputStream(Path.of(args[3])), 1 << 16))) {
             for (long batches = 1; ; batches++) {
                 try {
                     for (long id : ids.nextIds(16)) {
-                        out.write(Long.toString(id));
-                        out.write('\n');
+                        out.writeLong(id);
                     }
                 } catch (IdUnavailableException e) {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
