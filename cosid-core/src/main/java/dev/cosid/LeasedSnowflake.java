@@ -34,8 +34,6 @@ final class LeasedSnowflake implements SnowflakeId {
     private final int sequenceBits;
     private final int timestampShift;
     private final long sequenceMask;
-    /** The closed, unit and slot bits of the state word. */
-    private final long unitAndSlotMask;
     private final long slotMask;
     private final long lastUsableUnit;
 
@@ -54,7 +52,6 @@ final class LeasedSnowflake implements SnowflakeId {
         this.sequenceBits = layout.sequenceBits();
         this.timestampShift = layout.slotBits() + layout.sequenceBits();
         this.sequenceMask = layout.maxSequence();
-        this.unitAndSlotMask = ~sequenceMask;
         this.slotMask = layout.slotCount() - 1;
         // the last unit is left unused so that lastId + 1 never reaches the sign bit
         this.lastUsableUnit = layout.timestampBits() == 63 ? Long.MAX_VALUE - 1 : (1L << layout.timestampBits()) - 2;
@@ -73,15 +70,15 @@ final class LeasedSnowflake implements SnowflakeId {
         // has reached, on the leased slot, inside the window (checked for that unit). The closed bit
         // fails the comparison; a cached window of an older binding fails the binding test. The clock
         // is read before the word, so a lost CAS retries at once: the winner took the sequence before.
-        long now = clock.nowMillis();
-        long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
+        long nowUnit = unitOf(clock.nowMillis());
         Bounds window = bounds;
         if (window != null && window.binding == keeper.binding && nowUnit >= window.minUnit
                 && nowUnit <= window.maxUnit) {
             long expected = (nowUnit << timestampShift) | window.slotPart;
             for (;;) {
                 long current = state.getVolatile();
-                if ((current & unitAndSlotMask) != expected || (current & sequenceMask) == 0) {
+                // ~sequenceMask keeps the closed, unit and slot bits
+                if ((current & ~sequenceMask) != expected || (current & sequenceMask) == 0) {
                     break;
                 }
                 if (state.compareAndSet(current, current + 1)) {
@@ -90,6 +87,11 @@ final class LeasedSnowflake implements SnowflakeId {
             }
         }
         return reserve(1);
+    }
+
+    /** Returns the unit of this layout that holds the given millisecond. */
+    private long unitOf(long millis) {
+        return unitMillis == 1 ? millis - epoch : Math.floorDiv(millis - epoch, unitMillis);
     }
 
     @Override
@@ -124,7 +126,7 @@ final class LeasedSnowflake implements SnowflakeId {
                 throw closed();
             }
             long now = clock.nowMillis();
-            long nowUnit = unitMillis == 1 ? now - epoch : Math.floorDiv(now - epoch, unitMillis);
+            long nowUnit = unitOf(now);
             long unit;
             long sequence = 0;
             long lastUnit = Long.MIN_VALUE;
