@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.kafka.KafkaBroker;
+import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.time.Clock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -14,9 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Two ./cosid leader processes on a real broker: one holds, one waits, and it takes over after a kill. */
@@ -26,27 +26,20 @@ class LeaderCommandTest {
     private static final long LEASE = 6_000;
     private static final long STAGGER = 2_000;
     private static final long RETRY = 500;
-    private static KafkaBroker broker;
+    @RegisterExtension
+    static final ServerExtension<KafkaBroker> BROKER = new ServerExtension<>(KafkaBroker::start);
+
+    private static String bootstrap() {
+        return BROKER.server().bootstrapServers();
+    }
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
     private Process leader(String member) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
-                "leader", "--bootstrap", broker.bootstrapServers(), "--role", "controller", "--member", member,
+                "leader", "--bootstrap", bootstrap(), "--role", "controller", "--member", member,
                 "--lease", LEASE + "ms", "--renew", "2s", "--stagger", STAGGER + "ms", "--retry", RETRY + "ms")
                 .redirectOutput(dir.resolve(member + ".out").toFile())
                 .redirectError(dir.resolve(member + ".err").toFile())
@@ -86,7 +79,7 @@ class LeaderCommandTest {
             assertTrue(output("node-1").contains("registered node-1"));
 
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            int status = CosIdCommand.run(new String[] {"roles", "--bootstrap", broker.bootstrapServers()},
+            int status = CosIdCommand.run(new String[] {"roles", "--bootstrap", bootstrap()},
                     new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream()));
             assertEquals(0, status);
             String roles = out.toString(StandardCharsets.UTF_8);

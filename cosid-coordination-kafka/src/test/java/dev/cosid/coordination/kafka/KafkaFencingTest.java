@@ -7,11 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.CoordinationClient;
 import dev.cosid.coordination.FencedException;
-import dev.cosid.coordination.LeaseConfig;
 import dev.cosid.coordination.Leadership;
 import dev.cosid.coordination.LeadershipStatus;
+import dev.cosid.coordination.LeaseConfig;
 import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Role;
+import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.time.ManualClock;
 import java.time.Duration;
 import java.util.Map;
@@ -21,12 +22,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.FeatureUpdate;
 import org.apache.kafka.clients.admin.UpdateFeaturesOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Each member with its own transport, as in production: the broker, not the client, rejects a deposed
@@ -38,25 +38,18 @@ class KafkaFencingTest {
 
     private static final LeaseConfig CONFIG = LeaseConfig.of(Duration.ofSeconds(30), Duration.ofSeconds(10),
             Duration.ofSeconds(5));
-    private static KafkaBroker broker;
+    @RegisterExtension
+    static final ServerExtension<KafkaBroker> BROKER = new ServerExtension<>(KafkaBroker::start);
+
+    private static String bootstrap() {
+        return BROKER.server().bootstrapServers();
+    }
     private final ManualClock clock = new ManualClock(1_800_000_000_000L);
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = KafkaBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
-    }
 
     private void deposedLeaderIsFencedByTheBrokerAndTheHolderStaysCurrent(boolean expectV2) {
         Role role = Role.of("controller-" + UUID.randomUUID().toString().substring(0, 8));
-        try (KafkaCoordinationTransport transportA = KafkaCoordinationTransport.create(broker.bootstrapServers(), 1);
-             KafkaCoordinationTransport transportB = KafkaCoordinationTransport.create(broker.bootstrapServers(), 1)) {
+        try (KafkaCoordinationTransport transportA = KafkaCoordinationTransport.create(bootstrap(), 1);
+             KafkaCoordinationTransport transportB = KafkaCoordinationTransport.create(bootstrap(), 1)) {
             assertEquals(expectV2, transportA.transactionsV2());
             CoordinationClient a = new CoordinationClient(transportA, CONFIG, clock);
             CoordinationClient b = new CoordinationClient(transportB, CONFIG, clock);
@@ -97,7 +90,7 @@ class KafkaFencingTest {
     @Test
     @Order(2)
     void underTransactionVersionOne() throws Exception {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
             admin.updateFeatures(Map.of("transaction.version",
                     new FeatureUpdate((short) 1, FeatureUpdate.UpgradeType.SAFE_DOWNGRADE)),
                     new UpdateFeaturesOptions()).all().get();

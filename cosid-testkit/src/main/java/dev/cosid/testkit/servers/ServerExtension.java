@@ -1,6 +1,6 @@
 package dev.cosid.testkit.servers;
 
-import java.util.function.Supplier;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -14,11 +14,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * static final ServerExtension<RedisServer> REDIS = new ServerExtension<>(RedisServer::started);
  * }</pre>
  *
- * @param <S> the kind of server
+ * @param <S> the kind of server: a {@link ServerProcess}, or any server that closes, such as an
+ *     in-process Kafka broker
  */
-public final class ServerExtension<S extends ServerProcess> implements BeforeAllCallback, AfterAllCallback {
+public final class ServerExtension<S extends AutoCloseable> implements BeforeAllCallback, AfterAllCallback {
 
-    private final Supplier<S> starter;
+    private final Callable<S> starter;
     private S server;
 
     /**
@@ -26,17 +27,17 @@ public final class ServerExtension<S extends ServerProcess> implements BeforeAll
      *
      * @param starter starts the server, or skips the tests when its binary is missing
      */
-    public ServerExtension(Supplier<S> starter) {
+    public ServerExtension(Callable<S> starter) {
         this.starter = starter;
     }
 
     @Override
-    public void beforeAll(ExtensionContext context) {
-        server = starter.get();
+    public void beforeAll(ExtensionContext context) throws Exception {
+        server = starter.call();
     }
 
     @Override
-    public void afterAll(ExtensionContext context) {
+    public void afterAll(ExtensionContext context) throws Exception {
         if (server != null) {
             server.close();
             server = null;
