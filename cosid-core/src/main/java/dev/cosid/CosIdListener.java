@@ -1,6 +1,8 @@
 package dev.cosid;
 
 import dev.cosid.lease.SlotLease;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Lease events of one runtime; every callback defaults to doing nothing.
@@ -21,6 +23,53 @@ public interface CosIdListener {
 
     /** A listener that ignores every event. */
     CosIdListener NOOP = new CosIdListener() { };
+
+    /**
+     * Returns a listener that passes every event to each of the given ones, in order; one that throws
+     * does not keep the event from the others.
+     *
+     * @param listeners the listeners
+     * @return the listener of all of them
+     */
+    static CosIdListener all(CosIdListener... listeners) {
+        List<CosIdListener> each = Stream.of(listeners).map(l -> (CosIdListener) new SafeListener(l)).toList();
+        return new CosIdListener() {
+            @Override
+            public void onSlotAcquired(SlotLease lease) {
+                each.forEach(l -> l.onSlotAcquired(lease));
+            }
+
+            @Override
+            public void onRenewed(SlotLease lease) {
+                each.forEach(l -> l.onRenewed(lease));
+            }
+
+            @Override
+            public void onRenewalFailed(Throwable cause, int attempt) {
+                each.forEach(l -> l.onRenewalFailed(cause, attempt));
+            }
+
+            @Override
+            public void onSlotLost(SlotLease lease) {
+                each.forEach(l -> l.onSlotLost(lease));
+            }
+
+            @Override
+            public void onClockSkew(long skewMillis) {
+                each.forEach(l -> l.onClockSkew(skewMillis));
+            }
+
+            @Override
+            public void onDuplicateOwnerKey(String key, int slot) {
+                each.forEach(l -> l.onDuplicateOwnerKey(key, slot));
+            }
+
+            @Override
+            public void onExhausted(long earliestExpiry) {
+                each.forEach(l -> l.onExhausted(earliestExpiry));
+            }
+        };
+    }
 
     /**
      * A slot was acquired, at start or after a loss.

@@ -7,6 +7,8 @@ import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotRecord;
+import dev.cosid.lease.SlotTable;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.net.InetAddress;
@@ -15,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
@@ -116,6 +119,52 @@ public final class CosIdRuntime implements AutoCloseable {
     /** Returns the current lease, or the last one if it was lost or released. */
     public SlotLease lease() {
         return keeper.lease();
+    }
+
+    /**
+     * Returns one reading of the window, the keeper's counters and the clock skew, for health checks,
+     * meters and status pages; reads no store.
+     *
+     * @return the status now
+     */
+    public RuntimeStatus status() {
+        RuntimeStatus status = keeper.status(owner, store == null);
+        synchronized (this) {
+            if (state == State.CLOSED && status.state() != RuntimeStatus.State.CLOSED) {
+                return new RuntimeStatus(status.namespace(), status.owner(), status.staticSlot(),
+                        RuntimeStatus.State.CLOSED, status.lease(), status.localNow(), status.clockSkewMillis(), -1,
+                        status.lastAcquireMillis(), status.renewals(), status.renewalFailures(), status.leasesLost());
+            }
+        }
+        return status;
+    }
+
+    /** Returns the generators created so far, in the order they were created. */
+    public synchronized List<SnowflakeId> generators() {
+        return List.copyOf(generators.values());
+    }
+
+    /** Returns the number of slots of the namespace, {@code 2^bits}. */
+    public int slotLimit() {
+        return 1 << bits;
+    }
+
+    /**
+     * Reads the namespace's slot table from the store; a static slot has no store, so its table holds
+     * this runtime's own window only.
+     *
+     * @return every slot record with the store's clock
+     * @throws dev.cosid.lease.LeaseStoreException when the store cannot be read
+     */
+    public SlotTable slotTable() {
+        if (store == null) {
+            SlotLease lease = keeper.lease();
+            boolean held = keeper.binding().state == Binding.State.BOUND;
+            SlotRecord own = new SlotRecord(lease.slot(), held ? owner : null, owner.key(), lease.fence(),
+                    lease.expiresAt(), lease.floor(), lease.ceiling(), lease.ceiling());
+            return new SlotTable(namespace, clock.nowMillis(), List.of(own));
+        }
+        return store.read(namespace);
     }
 
     /** Returns the namespace. */

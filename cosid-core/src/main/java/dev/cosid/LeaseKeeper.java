@@ -51,7 +51,7 @@ public final class LeaseKeeper extends SlotKeeper {
 
     LeaseKeeper(LeaseStore store, String namespace, Owner owner, LeaseTerms terms, int limit,
                 OptionalInt preferredSlot, Clock clock, Scheduler scheduler, CosIdListener listener) {
-        super(scheduler);
+        super(scheduler, clock);
         this.store = store;
         this.namespace = namespace;
         this.owner = owner;
@@ -77,6 +77,7 @@ public final class LeaseKeeper extends SlotKeeper {
             Attempt attempt = tryAcquire();
             if (attempt.lease.isPresent()) {
                 synchronized (lock) {
+                    lastAcquireMillis = (clock.monotonicNanos() - started) / 1_000_000;
                     bind(attempt.lease.get());
                     listener.onSlotAcquired(attempt.lease.get());
                     schedule(renewInterval);
@@ -109,6 +110,7 @@ public final class LeaseKeeper extends SlotKeeper {
                 }
             } catch (RuntimeException e) {
                 failures++;
+                renewalFailures++;
                 LOG.log(System.Logger.Level.WARNING, "lease keeper step failed for namespace '" + namespace + "'", e);
                 listener.onRenewalFailed(e, failures);
                 schedule(backoff());
@@ -121,6 +123,7 @@ public final class LeaseKeeper extends SlotKeeper {
         Optional<SlotLease> renewed = store.renew(current, terms);
         if (renewed.isPresent()) {
             failures = 0;
+            renewals++;
             bind(renewed.get());
             listener.onRenewed(renewed.get());
             schedule(renewInterval);
@@ -128,20 +131,24 @@ public final class LeaseKeeper extends SlotKeeper {
         }
         // the fence or the incarnation no longer match: stop issuing before anything else
         binding = new Binding(current, Binding.State.LOST);
+        leasesLost++;
         LOG.log(System.Logger.Level.WARNING, "lost the lease: " + current);
         listener.onSlotLost(current);
         schedule(Duration.ZERO);
     }
 
     private void rebind() {
+        long started = clock.monotonicNanos();
         Attempt attempt = tryAcquire();
         if (attempt.lease.isPresent()) {
             failures = 0;
+            lastAcquireMillis = (clock.monotonicNanos() - started) / 1_000_000;
             bind(attempt.lease.get());
             listener.onSlotAcquired(attempt.lease.get());
             schedule(renewInterval);
         } else {
             failures++;
+            renewalFailures++;
             long untilExpiry = Math.max(1, attempt.earliestExpiry - attempt.storeNow);
             Duration wait = backoff();
             schedule(wait.toMillis() < untilExpiry ? wait : Duration.ofMillis(untilExpiry));
@@ -201,6 +208,7 @@ public final class LeaseKeeper extends SlotKeeper {
 
     private void checkSkew(long storeNow) {
         long skew = clock.nowMillis() - storeNow;
+        clockSkewMillis = skew;
         if (Math.abs(skew) > terms.toleranceMillis() / 2) {
             listener.onClockSkew(skew);
         }

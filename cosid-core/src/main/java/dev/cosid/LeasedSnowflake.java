@@ -2,6 +2,10 @@ package dev.cosid;
 
 import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * A generator that issues unit {@code u} only if {@code floor < start(u)} and {@code end(u) <= ceiling}
@@ -11,6 +15,9 @@ import dev.cosid.time.Clock;
  * batch; the sign bit marks the generator closed, so closing is atomic with issuing and the last
  * issued id is exact. Because the word holds the slot too, ids stay strictly increasing across a
  * change of slot: a new slot never issues below the last id.
+ *
+ * <p>Counting is off the hot path: the ids of a unit are added up when a reservation moves on to
+ * another unit, and the current unit's count is its last sequence + 1, read off the state word.
  */
 final class LeasedSnowflake implements SnowflakeId {
 
@@ -40,6 +47,11 @@ final class LeasedSnowflake implements SnowflakeId {
     /** {@code lastId + 1}, 0 before the first id; the sign bit marks the generator closed. */
     private final PaddedWord state = new PaddedWord();
     private Bounds bounds;
+    /** The ids of every unit this generator has moved on from. */
+    private final AtomicLong issuedInPastUnits = new AtomicLong();
+    /** The largest issued count reported, so a reading races a unit change without going down. */
+    private final AtomicLong issuedReported = new AtomicLong();
+    private final AtomicLongArray refusals = new AtomicLongArray(IdUnavailableException.Reason.values().length);
 
     LeasedSnowflake(String name, IdLayout layout, SlotKeeper keeper, Clock clock, long maxWaitNanos) {
         this.name = name;
@@ -60,6 +72,24 @@ final class LeasedSnowflake implements SnowflakeId {
     @Override
     public IdLayout layout() {
         return layout;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public GeneratorStats stats() {
+        long word = state.getVolatile() & Long.MAX_VALUE;
+        long inCurrentUnit = word == 0 ? 0 : ((word - 1) & sequenceMask) + 1;
+        long issued = issuedReported.accumulateAndGet(issuedInPastUnits.get() + inCurrentUnit, Math::max);
+        Map<IdUnavailableException.Reason, Long> refused = new EnumMap<>(IdUnavailableException.Reason.class);
+        for (IdUnavailableException.Reason reason : IdUnavailableException.Reason.values()) {
+            refused.put(reason, refusals.get(reason.ordinal()));
+        }
+        long lastIssued = word == 0 ? -1 : layout.endOf((word - 1) >>> timestampShift);
+        return new GeneratorStats(name, layout, issued, refused, lastIssued);
     }
 
     @Override
@@ -123,7 +153,7 @@ final class LeasedSnowflake implements SnowflakeId {
             Bounds window = bounds();
             long current = state.getVolatile();
             if (current < 0) {
-                throw closed();
+                throw refused(closed());
             }
             long now = clock.nowMillis();
             long nowUnit = unitOf(now);
@@ -160,6 +190,10 @@ final class LeasedSnowflake implements SnowflakeId {
                     long count = Math.min(wanted, sequenceMask - sequence + 1);
                     long first = (unit << timestampShift) | window.slotPart | sequence;
                     if (state.compareAndSet(current, first + count)) {
+                        if (current != 0 && sequence == 0) {
+                            // moved on from the unit (or slot) issued last: count its ids once
+                            issuedInPastUnits.addAndGet(((current - 1) & sequenceMask) + 1);
+                        }
                         return first;
                     }
                     continue;
@@ -172,7 +206,7 @@ final class LeasedSnowflake implements SnowflakeId {
             }
             long waited = nowNanos - waitStart;
             if (waited >= maxWaitNanos) {
-                throw unavailable(held, window, now, unit, lastUnit, waited);
+                throw refused(unavailable(held, window, now, unit, lastUnit, waited));
             }
             if (spins < SPIN_LIMIT && waited < SPIN_NANOS) {
                 spins++;
@@ -193,11 +227,11 @@ final class LeasedSnowflake implements SnowflakeId {
         if (current.state != Binding.State.BOUND) {
             if (current.state == Binding.State.LOST) {
                 SlotLease lost = current.lease;
-                throw new SlotLostException("generator '" + name + "': the lease on slot " + lost.slot()
+                throw refused(new SlotLostException("generator '" + name + "': the lease on slot " + lost.slot()
                         + " of namespace '" + lost.namespace() + "' (fence " + lost.fence()
-                        + ") was lost; no id is issued until a new slot is bound");
+                        + ") was lost; no id is issued until a new slot is bound"));
             }
-            throw closed();
+            throw refused(closed());
         }
         Bounds cached = bounds;
         if (cached == null || cached.binding != current) {
@@ -235,7 +269,12 @@ final class LeasedSnowflake implements SnowflakeId {
     }
 
     private IdUnavailableException closed() {
-        return new IdUnavailableException("generator '" + name + "' is closed");
+        return new IdUnavailableException(IdUnavailableException.Reason.CLOSED, "generator '" + name + "' is closed");
+    }
+
+    private <E extends IdUnavailableException> E refused(E refusal) {
+        refusals.incrementAndGet(refusal.reason().ordinal());
+        return refusal;
     }
 
     private IdUnavailableException unavailable(int held, Bounds window, long now, long unit, long lastUnit,
@@ -246,18 +285,18 @@ final class LeasedSnowflake implements SnowflakeId {
         String waited = " (waited " + waitedNanos / 1_000_000 + " ms)";
         switch (held) {
             case HELD_FLOOR:
-                return new IdUnavailableException(where + "held by the floor: the clock at " + now
+                return new IdUnavailableException(IdUnavailableException.Reason.FLOOR, where + "held by the floor: the clock at " + now
                         + " ms has not passed the floor " + lease.floor() + " ms" + waited);
             case HELD_CEILING:
-                return new IdUnavailableException(where + "held by the ceiling: the unit " + layout.startOf(unit)
+                return new IdUnavailableException(IdUnavailableException.Reason.CEILING, where + "held by the ceiling: the unit " + layout.startOf(unit)
                         + ".." + layout.endOf(unit) + " ms ends past the ceiling " + lease.ceiling()
                         + " ms and no renewal raised it" + waited);
             case HELD_CLOCK_BEHIND:
-                return new IdUnavailableException(where + "held by the clock behind last issued: the clock at "
+                return new IdUnavailableException(IdUnavailableException.Reason.CLOCK_BEHIND, where + "held by the clock behind last issued: the clock at "
                         + now + " ms is behind the last issued unit " + layout.startOf(lastUnit) + ".."
                         + layout.endOf(lastUnit) + " ms, whose sequence is used up" + waited);
             default:
-                return new IdUnavailableException(where + "held by the sequence: all " + (sequenceMask + 1)
+                return new IdUnavailableException(IdUnavailableException.Reason.SEQUENCE, where + "held by the sequence: all " + (sequenceMask + 1)
                         + " ids of the unit " + layout.startOf(lastUnit) + ".." + layout.endOf(lastUnit)
                         + " ms are issued and the clock at " + now + " ms has not reached the next unit" + waited);
         }

@@ -11,7 +11,7 @@ final class SafeListener implements CosIdListener {
     private final CosIdListener delegate;
 
     SafeListener(CosIdListener delegate) {
-        this.delegate = delegate;
+        this.delegate = java.util.Objects.requireNonNull(delegate, "listener");
     }
 
     private void call(String event, Consumer<CosIdListener> callback) {

@@ -1,6 +1,8 @@
 package dev.cosid;
 
+import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
+import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.time.Duration;
 
@@ -15,13 +17,32 @@ abstract class SlotKeeper {
     /** Guards the steps, the stop and the release. */
     final Object lock = new Object();
     private final Scheduler scheduler;
+    private final Clock statusClock;
     private Scheduler.Cancellable nextStep;
     private boolean stopped;
     /** The window generators check every id against. */
     volatile Binding binding;
+    // what status() reports; written under the lock (or before the keeper is shared), read by anyone
+    private volatile long nextStepAt = -1;
+    volatile long clockSkewMillis;
+    volatile long lastAcquireMillis;
+    volatile long renewals;
+    volatile long renewalFailures;
+    volatile long leasesLost;
 
-    SlotKeeper(Scheduler scheduler) {
+    SlotKeeper(Scheduler scheduler, Clock clock) {
         this.scheduler = scheduler;
+        this.statusClock = clock;
+    }
+
+    /** Returns one reading of the window and the keeper's counters. */
+    final RuntimeStatus status(Owner owner, boolean staticSlot) {
+        Binding current = binding;
+        RuntimeStatus.State state = current.state == Binding.State.BOUND ? RuntimeStatus.State.BOUND
+                : current.state == Binding.State.LOST ? RuntimeStatus.State.LOST : RuntimeStatus.State.CLOSED;
+        return new RuntimeStatus(current.lease.namespace(), owner, staticSlot, state, current.lease,
+                statusClock.nowMillis(), clockSkewMillis, state == RuntimeStatus.State.CLOSED ? -1 : nextStepAt,
+                lastAcquireMillis, renewals, renewalFailures, leasesLost);
     }
 
     /** Returns the binding generators check every id against. */
@@ -46,6 +67,7 @@ abstract class SlotKeeper {
     /** Schedules the next step unless stopped; call under the lock. */
     final void schedule(Duration delay) {
         if (!stopped) {
+            nextStepAt = statusClock.nowMillis() + delay.toMillis();
             nextStep = scheduler.schedule(delay, this::step);
         }
     }

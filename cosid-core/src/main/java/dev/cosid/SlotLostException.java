@@ -22,6 +22,6 @@ public final class SlotLostException extends IdUnavailableException {
      * @param message the namespace, slot and fence that were lost
      */
     public SlotLostException(String message) {
-        super(message);
+        super(Reason.SLOT_LOST, message);
     }
 }

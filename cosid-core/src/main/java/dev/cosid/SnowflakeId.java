@@ -36,4 +36,10 @@ public interface SnowflakeId {
 
     /** Returns the layout of this generator's ids. */
     IdLayout layout();
+
+    /** Returns the name of this generator's id space. */
+    String name();
+
+    /** Returns the ids issued and the calls refused so far; costs nothing per id. */
+    GeneratorStats stats();
 }

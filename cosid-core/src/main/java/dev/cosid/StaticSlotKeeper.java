@@ -32,7 +32,7 @@ final class StaticSlotKeeper extends SlotKeeper {
 
     StaticSlotKeeper(String namespace, int slot, Path stateFile, Duration ahead, long notBefore, Owner owner,
                      Clock clock, Scheduler scheduler, CosIdListener listener) {
-        super(scheduler);
+        super(scheduler, clock);
         this.namespace = namespace;
         this.slot = slot;
         this.stateFile = stateFile;
@@ -93,12 +93,14 @@ final class StaticSlotKeeper extends SlotKeeper {
                     persist(ceiling);
                     SlotLease moved = window(current.floor(), ceiling, now);
                     binding = new Binding(moved, Binding.State.BOUND);
+                    renewals++;
                     listener.onRenewed(moved);
                 }
                 failures = 0;
                 schedule(Duration.ofMillis(Math.max(1, aheadMillis / 4)));
             } catch (RuntimeException e) {
                 failures++;
+                renewalFailures++;
                 LOG.log(System.Logger.Level.WARNING, "cannot move the ceiling of static slot " + slot, e);
                 listener.onRenewalFailed(e, failures);
                 long backoff = Math.min(FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20), Math.max(1, aheadMillis / 4));

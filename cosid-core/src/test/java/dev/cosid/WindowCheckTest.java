@@ -27,7 +27,7 @@ class WindowCheckTest {
     /** A keeper whose binding the test sets by hand. */
     private static final class HandKeeper extends SlotKeeper {
         HandKeeper() {
-            super(null);
+            super(null, null);
         }
 
         void set(Binding next) {
