@@ -1,6 +1,7 @@
 package dev.cosid;
 
 import dev.cosid.lease.SlotLease;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -37,6 +38,16 @@ public interface CosIdListener {
             @Override
             public void onSlotAcquired(SlotLease lease) {
                 each.forEach(l -> l.onSlotAcquired(lease));
+            }
+
+            @Override
+            public void onSlotAcquired(SlotLease lease, Duration took) {
+                each.forEach(l -> l.onSlotAcquired(lease, took));
+            }
+
+            @Override
+            public void onGeneratorCreated(SnowflakeId generator) {
+                each.forEach(l -> l.onGeneratorCreated(generator));
             }
 
             @Override
@@ -77,6 +88,25 @@ public interface CosIdListener {
      * @param lease the new lease
      */
     default void onSlotAcquired(SlotLease lease) {
+    }
+
+    /**
+     * A slot was acquired, with the time the acquisition took; by default calls
+     * {@link #onSlotAcquired(SlotLease)}. The keeper calls this one.
+     *
+     * @param lease the new lease
+     * @param took from the first read of the slot table to the lease, retries of an exhausted namespace included
+     */
+    default void onSlotAcquired(SlotLease lease, Duration took) {
+        onSlotAcquired(lease);
+    }
+
+    /**
+     * The runtime created a generator for a new id space.
+     *
+     * @param generator the generator
+     */
+    default void onGeneratorCreated(SnowflakeId generator) {
     }
 
     /**

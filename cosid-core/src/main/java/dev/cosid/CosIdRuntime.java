@@ -55,6 +55,7 @@ public final class CosIdRuntime implements AutoCloseable {
     private final boolean ownsStore;
     private final Scheduler scheduler;
     private final boolean ownsScheduler;
+    private final CosIdListener listener;
     private final Map<String, LeasedSnowflake> generators = new LinkedHashMap<>();
     private State state = State.RUNNING;
 
@@ -69,6 +70,7 @@ public final class CosIdRuntime implements AutoCloseable {
         this.ownsStore = store != null && builder.store == null;
         this.scheduler = scheduler;
         this.ownsScheduler = builder.scheduler == null;
+        this.listener = new SafeListener(builder.listener);
     }
 
     /** Returns a new builder. */
@@ -113,6 +115,7 @@ public final class CosIdRuntime implements AutoCloseable {
         }
         LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
         generators.put(name, created);
+        listener.onGeneratorCreated(created);
         return created;
     }
 

@@ -79,7 +79,7 @@ public final class LeaseKeeper extends SlotKeeper {
                 synchronized (lock) {
                     lastAcquireMillis = (clock.monotonicNanos() - started) / 1_000_000;
                     bind(attempt.lease.get());
-                    listener.onSlotAcquired(attempt.lease.get());
+                    listener.onSlotAcquired(attempt.lease.get(), Duration.ofMillis(lastAcquireMillis));
                     schedule(renewInterval);
                 }
                 return;
@@ -144,7 +144,7 @@ public final class LeaseKeeper extends SlotKeeper {
             failures = 0;
             lastAcquireMillis = (clock.monotonicNanos() - started) / 1_000_000;
             bind(attempt.lease.get());
-            listener.onSlotAcquired(attempt.lease.get());
+            listener.onSlotAcquired(attempt.lease.get(), Duration.ofMillis(lastAcquireMillis));
             schedule(renewInterval);
         } else {
             failures++;

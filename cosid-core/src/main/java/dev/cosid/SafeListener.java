@@ -1,6 +1,7 @@
 package dev.cosid;
 
 import dev.cosid.lease.SlotLease;
+import java.time.Duration;
 import java.util.function.Consumer;
 
 /** Wraps a listener so that a callback that throws is logged and ignored. */
@@ -28,6 +29,16 @@ final class SafeListener implements CosIdListener {
     @Override
     public void onSlotAcquired(SlotLease lease) {
         call("onSlotAcquired", listener -> listener.onSlotAcquired(lease));
+    }
+
+    @Override
+    public void onSlotAcquired(SlotLease lease, Duration took) {
+        call("onSlotAcquired", listener -> listener.onSlotAcquired(lease, took));
+    }
+
+    @Override
+    public void onGeneratorCreated(SnowflakeId generator) {
+        call("onGeneratorCreated", listener -> listener.onGeneratorCreated(generator));
     }
 
     @Override

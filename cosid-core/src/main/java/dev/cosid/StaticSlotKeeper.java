@@ -69,7 +69,7 @@ final class StaticSlotKeeper extends SlotKeeper {
             SlotLease lease = window(floor, Math.max(floor, now) + aheadMillis, now);
             persist(lease.ceiling());
             binding = new Binding(lease, Binding.State.BOUND);
-            listener.onSlotAcquired(lease);
+            listener.onSlotAcquired(lease, Duration.ZERO);
             schedule(Duration.ofMillis(Math.max(1, aheadMillis / 4)));
         }
     }

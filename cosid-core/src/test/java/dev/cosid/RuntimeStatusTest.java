@@ -196,8 +196,21 @@ class RuntimeStatusTest {
                 heard.add("acquired " + lease.slot());
             }
         };
-        try (CosIdRuntime runtime = builder().listener(CosIdListener.all(throwing, recording)).start()) {
-            assertEquals(List.of("acquired " + runtime.lease().slot()), heard);
+        CosIdListener timing = new CosIdListener() {
+            @Override
+            public void onSlotAcquired(SlotLease lease, Duration took) {
+                heard.add("acquired " + lease.slot() + " in " + took.toMillis() + " ms");
+            }
+
+            @Override
+            public void onGeneratorCreated(SnowflakeId generator) {
+                heard.add("created " + generator.name());
+            }
+        };
+        try (CosIdRuntime runtime = builder().listener(CosIdListener.all(throwing, recording, timing)).start()) {
+            runtime.snowflake("order");
+            runtime.snowflake("order");
+            assertEquals(List.of("acquired 0", "acquired 0 in 0 ms", "created order"), heard);
         }
     }
 }
