@@ -26,7 +26,7 @@ class CosIdReadmeTest {
         String readme = Files.readString(Path.of(System.getProperty("readme")), StandardCharsets.UTF_8);
         Matcher snippet = SNIPPET.matcher(readme);
         assertTrue(snippet.find(), "the README has a java block under 'Use it as a library'");
-        Path work = Files.createTempDirectory(Path.of("target"), "readme");
+        Path work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "readme");
         Path source = work.resolve("Main.java");
         Files.writeString(source, snippet.group(1), StandardCharsets.UTF_8);
 
