@@ -66,7 +66,7 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
      * (1970-01-19T06:06:43.200Z). Those versions passed the CosId epoch in seconds where milliseconds
      * were due, so their ids are about eight times larger than {@link #SAFE_JS_MILLISECOND}'s at the
      * same instant; CosId 3.2.1 fixed the epoch. A service that issued such ids keeps this layout, so
-     * its new ids sort after the old ones. Its last instant is 2039-09-25T01:39:16.755Z.
+     * its new ids sort after the old ones. Its last instant is 2039-09-25T21:54:18.751Z.
      */
     public static final IdLayout SAFE_JS_MILLISECOND_LEGACY_EPOCH =
             new IdLayout(COSID_LEGACY_SAFE_JS_EPOCH_MILLIS, 1, 41, 3, 9);

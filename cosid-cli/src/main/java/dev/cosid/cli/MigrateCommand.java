@@ -169,8 +169,10 @@ final class MigrateCommand implements Callable<Integer> {
             requireWithin(layout, state.source() + ": machine " + state.machineId() + ", last timestamp",
                     Instant.ofEpochMilli(state.lastTimestampMillis()));
         }
+        // printed only once every check passed: bad input prints one line on stderr and nothing else
+        List<String> report = new ArrayList<>();
         for (LegacyMachineStates.MachineState state : states) {
-            out.println("read " + state.source() + ": machine " + state.machineId() + ", last timestamp "
+            report.add("read " + state.source() + ": machine " + state.machineId() + ", last timestamp "
                     + Instant.ofEpochMilli(state.lastTimestampMillis()));
         }
         long bound = notBefore == null ? 0 : notBefore.toEpochMilli();
@@ -179,7 +181,7 @@ final class MigrateCommand implements Callable<Integer> {
                     .orElseThrow();
             // largest lies within the layout (before 2090) and the guard is at most a day: no overflow
             long computed = largest + safeGuard.toMillis();
-            out.println("largest last timestamp " + Instant.ofEpochMilli(largest) + " + safe guard " + safeGuard
+            report.add("largest last timestamp " + Instant.ofEpochMilli(largest) + " + safe guard " + safeGuard
                     + " = " + Instant.ofEpochMilli(computed));
             bound = Math.max(bound, computed);
         }
@@ -190,6 +192,7 @@ final class MigrateCommand implements Callable<Integer> {
                     + FUTURE_LIMIT.toHours() + " h ahead of this host's clock (" + Instant.ofEpochMilli(now)
                     + "); check the sources, or pass --allow-future if the old clocks really ran that far ahead");
         }
+        report.forEach(out::println);
         out.println("not-before " + Instant.ofEpochMilli(bound) + " (" + bound + " ms)");
         if (layout.unitOf(bound) >= 0) {
             out.println("layout " + layout.describe() + ": every id issued after the not-before is greater than "
