@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import me.ahoo.cosid.machine.DefaultMachineIdGuarder;
 import me.ahoo.cosid.machine.InstanceId;
@@ -25,8 +26,11 @@ final class LegacyInstance {
 
     /** How often this test's CosId guarder writes the machine state. */
     static final Duration GUARD_EVERY = Duration.ofMillis(100);
-    /** CosId's safe-guard duration in these tests, and the one given to {@code migrate}. */
-    static final Duration SAFE_GUARD = Duration.ofSeconds(1);
+    /**
+     * CosId's safe-guard duration in these tests, and the one given to {@code migrate}: far above the
+     * guard interval, so a guard write that a loaded machine delays still falls within it.
+     */
+    static final Duration SAFE_GUARD = Duration.ofSeconds(5);
 
     private final MachineIdDistributor distributor;
     private final String namespace;
@@ -93,15 +97,26 @@ final class LegacyInstance {
 
     /** Stops as a Spring application does on shutdown: the guarder stops, then the machine id is reverted. */
     void stopCleanly() {
-        guarder.stop();
-        guardThread.shutdownNow();
+        stopGuarding();
         distributor.revert(namespace, instanceId);
     }
 
     /** Dies without a word: the guarder stops and nothing is reverted. */
     void crash() {
+        stopGuarding();
+    }
+
+    private void stopGuarding() {
         guarder.stop();
         guardThread.shutdownNow();
+        try {
+            if (!guardThread.awaitTermination(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("CosId's guarder did not stop within 10 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     long[] ids() {

@@ -47,15 +47,16 @@ class MigrateFromCosIdFilesTest {
     @Test
     void cosIdsLocalStateFilesBecomeTheFloorOfAStaticSlot() throws IOException {
         Path states = dir.resolve(".cosid-machine-state");
+        // the instance that crashes is the last one to issue: the bound is its last guard write + the safe guard
         LegacyInstance crashed = LegacyInstance.start(manual(3, states), "orders", "10.0.0.3:8080");
         LegacyInstance stopped = LegacyInstance.start(manual(5, states), "orders", "10.0.0.5:8080");
         LegacyInstance other = LegacyInstance.start(manual(3, states), "billing", "10.0.0.3:8080");
-        crashed.issueFor(Duration.ofMillis(400));
+        stopped.issueFor(Duration.ofMillis(400));
         other.issueFor(Duration.ofMillis(100));
         other.stopCleanly();
-        crashed.crash();
-        stopped.issueFor(Duration.ofMillis(800));
         stopped.stopCleanly();
+        crashed.issueFor(Duration.ofMillis(800));
+        crashed.crash();
         // CosId names each file by the Base64 of namespace__instanceId
         String name = Base64.getEncoder().encodeToString("orders__10.0.0.3:8080".getBytes(StandardCharsets.UTF_8));
         assertTrue(files(states).contains(states.resolve(name)), files(states).toString());

@@ -24,7 +24,7 @@ final class Migration {
     /** The fewest ids our runtime issues in each test. */
     static final int AT_LEAST = 20_000;
     /** The most: enough to cover every millisecond of a few seconds of CosId's ids, were ours to overlap them. */
-    static final int AT_MOST = 30_000_000;
+    static final int AT_MOST = 10_000_000;
 
     private Migration() {
     }
