@@ -40,7 +40,8 @@ import org.apache.zookeeper.KeeperException;
  *
  * <ul>
  *   <li>Local files ({@code LocalMachineStateStorage}, {@code ~/.cosid-machine-state}): one file per
- *       instance, named by the Base64 of {@code namespace__instanceId}, holding {@code machineId|lastTimeStamp}.
+ *       instance, named by the Base64 of {@code namespace__instanceId} (from CosId 3.1.0:
+ *       {@code v2.<namespace>.<instanceId>.<stable>}, parts in URL-safe Base64), holding {@code machineId|lastTimeStamp}.
  *       Every distributor keeps one; the guarder rewrites it each minute and on shutdown.</li>
  *   <li>Redis ({@code cosid-spring-redis}): the hash {@code cosid:{ns}:itc_idx} (instance to
  *       {@code machineId|lastStamp}) for running or crashed instances, and the hash {@code cosid:{ns}:revert}
@@ -144,9 +145,18 @@ final class LegacyMachineStates {
         return states;
     }
 
-    /** Decodes CosId's file name, the Base64 of {@code namespace__instanceId}. */
+    /**
+     * Decodes CosId's file name: the Base64 of {@code namespace__instanceId} up to CosId 3.0.x, and
+     * {@code v2.<namespace>.<instanceId>.<stable>} with URL-safe Base64 parts from 3.1.0 on.
+     */
     private static Optional<String[]> instanceOf(String fileName) {
         try {
+            String[] parts = fileName.split("\\.", -1);
+            if (parts.length == 4 && parts[0].equals("v2")) {
+                Base64.Decoder decoder = Base64.getUrlDecoder();
+                return Optional.of(new String[] {new String(decoder.decode(parts[1]), StandardCharsets.UTF_8),
+                        new String(decoder.decode(parts[2]), StandardCharsets.UTF_8)});
+            }
             String decoded = new String(Base64.getDecoder().decode(fileName), StandardCharsets.UTF_8);
             int split = decoded.indexOf("__");
             return split > 0 ? Optional.of(new String[] {decoded.substring(0, split), decoded.substring(split + 2)})
@@ -162,7 +172,9 @@ final class LegacyMachineStates {
                 + (namespace == null ? "" : " WHERE namespace = ?") + " ORDER BY name";
         List<MachineState> states = new ArrayList<>();
         DriverManager.setLoginTimeout(CONNECT_TIMEOUT_MILLIS / 1000);
-        try (Connection connection = DriverManager.getConnection(url);
+        // the MariaDB driver, which also serves MySQL, takes only its own scheme
+        String driverUrl = url.regionMatches(true, 0, "jdbc:mysql:", 0, 11) ? "jdbc:mariadb:" + url.substring(11) : url;
+        try (Connection connection = DriverManager.getConnection(driverUrl);
              PreparedStatement select = connection.prepareStatement(sql)) {
             if (namespace != null) {
                 select.setString(1, namespace);
@@ -177,7 +189,7 @@ final class LegacyMachineStates {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read cosid_machine from " + LeaseStores.redact(url) + ": "
-                    + e.getMessage(), e);
+                    + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
         return states;
     }
@@ -223,7 +235,7 @@ final class LegacyMachineStates {
             return states;
         } catch (RedisException e) {
             throw new IllegalStateException("cannot read machine state from " + LeaseStores.redact(url) + ": "
-                    + e.getMessage(), e);
+                    + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         } finally {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(5));
         }

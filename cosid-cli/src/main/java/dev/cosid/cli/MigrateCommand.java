@@ -130,7 +130,9 @@ final class MigrateCommand implements Callable<Integer> {
         if (bits < 0 || bits > 16) {
             throw new IllegalArgumentException("--bits " + bits + " is outside 0..16");
         }
-        layout.requireSlotBits(bits);
+        if (toStore != null) {
+            layout.requireSlotBits(bits);
+        }
         if (slot != null && (slot < 0 || slot >= layout.slotCount())) {
             throw new IllegalArgumentException("--slot " + slot + " does not fit the " + layout.slotBits()
                     + " slot bits of layout " + layout.describe());

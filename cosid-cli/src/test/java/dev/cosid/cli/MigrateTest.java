@@ -79,6 +79,24 @@ class MigrateTest {
     }
 
     @Test
+    void cosId31FileNamesAreReadByNamespaceToo() throws Exception {
+        // CosId 3.1.0 and later name a state file v2.<namespace>.<instanceId>.<stable>, parts in URL-safe Base64
+        Path directory = Files.createDirectories(dir.resolve("v2-states"));
+        Base64.Encoder url = Base64.getUrlEncoder().withoutPadding();
+        String name = "v2." + url.encodeToString("orders".getBytes(StandardCharsets.UTF_8)) + "."
+                + url.encodeToString("10.0.0.9:8080".getBytes(StandardCharsets.UTF_8)) + ".false";
+        Files.writeString(directory.resolve(name), "9|" + LAST);
+        Files.writeString(directory.resolve("v2." + url.encodeToString("billing".getBytes(StandardCharsets.UTF_8))
+                + "." + url.encodeToString("10.0.0.9:8080".getBytes(StandardCharsets.UTF_8)) + ".false"), "9|" + (LAST * 2));
+        Path state = dir.resolve("v2.state");
+        Cli done = Cli.run("migrate", "--from-file", directory.toString(), "--legacy-namespace", "orders",
+                "--to-state-file", state.toString(), "--slot", "9", "--namespace", "orders");
+        assertEquals(0, done.status(), done.err());
+        assertTrue(done.out().contains("(namespace 'orders', instance '10.0.0.9:8080'): machine 9"), done.out());
+        assertEquals(LAST + FIVE_MINUTES, StateFile.read(state).orElseThrow().ceiling());
+    }
+
+    @Test
     void aDryRunIntoANewSqliteFileCreatesNeitherTheFileNorATable() throws Exception {
         Path states = legacyFiles("3|" + LAST);
         Path database = dir.resolve("new").resolve("cosid.db");

@@ -84,6 +84,7 @@ final class Migration {
         assertEquals(0, repeated, what + ": ids CosId had issued");
         assertEquals(0, notAbove, what + ": ids not above CosId's largest " + largest);
         assertTrue(smallest > largest, what);
+        System.out.println(what + ": none repeated, all greater");
     }
 
     /** Joins the ids of several instances. */
