@@ -1,11 +1,17 @@
 package dev.cosid;
 
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * How a 63-bit Snowflake id is cut into time, slot and sequence.
@@ -13,6 +19,10 @@ import java.util.Locale;
  * <p>An id is {@code (units << (slotBits + sequenceBits)) | (slot << sequenceBits) | sequence}, where
  * {@code units = (millis - epochMillis) / unitMillis}. The sign bit is always zero. A unit {@code u}
  * covers the milliseconds {@code [start(u), end(u)]}.
+ *
+ * <p>The presets are CosId's layouts, so ids already in a table keep their order after a migration.
+ * {@link #SAFE_JS_MILLISECOND_LEGACY_EPOCH} continues the ids of CosId 3.2.0 and earlier, whose
+ * {@code SafeJavaScriptSnowflakeId.ofMillisecond} counted from a mistaken epoch.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -29,8 +39,14 @@ import java.util.Locale;
  */
 public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int slotBits, int sequenceBits) {
 
-    /** The CosId epoch, 2019-12-24T16:00:00Z, shared by every preset. */
+    /** The CosId epoch, 2019-12-24T16:00:00Z, shared by every preset but one. */
     public static final long COSID_EPOCH_MILLIS = 1_577_203_200_000L;
+
+    /**
+     * The epoch of CosId's {@code SafeJavaScriptSnowflakeId.ofMillisecond} up to CosId 3.2.0: the CosId
+     * epoch in seconds (1577203200) read as milliseconds, which is 1970-01-19T06:06:43.200Z.
+     */
+    public static final long COSID_LEGACY_SAFE_JS_EPOCH_MILLIS = 1_577_203_200L;
 
     /** Milliseconds, 41 + 10 + 12 bits: the default, compatible with CosId's millisecond ids. */
     public static final IdLayout MILLISECOND = new IdLayout(COSID_EPOCH_MILLIS, 1, 41, 10, 12);
@@ -44,8 +60,25 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
     /** Seconds within JavaScript's safe integers (2^53), 31 + 3 + 19 bits. */
     public static final IdLayout SAFE_JS_SECOND = new IdLayout(COSID_EPOCH_MILLIS, 1000, 31, 3, 19);
 
-    private static final DateTimeFormatter FRIENDLY_TIME =
-            DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT).withZone(ZoneOffset.UTC);
+    /**
+     * The ids of CosId 3.2.0 and earlier's {@code SafeJavaScriptSnowflakeId.ofMillisecond(machineId)}:
+     * milliseconds, 41 + 3 + 9 bits, from the epoch {@link #COSID_LEGACY_SAFE_JS_EPOCH_MILLIS}
+     * (1970-01-19T06:06:43.200Z). Those versions passed the CosId epoch in seconds where milliseconds
+     * were due, so their ids are about eight times larger than {@link #SAFE_JS_MILLISECOND}'s at the
+     * same instant; CosId 3.2.1 fixed the epoch. A service that issued such ids keeps this layout, so
+     * its new ids sort after the old ones. Its last instant is 2039-09-25T21:54:18.751Z.
+     */
+    public static final IdLayout SAFE_JS_MILLISECOND_LEGACY_EPOCH =
+            new IdLayout(COSID_LEGACY_SAFE_JS_EPOCH_MILLIS, 1, 41, 3, 9);
+
+    /** The names {@link #preset(String)} knows, in order. */
+    public static final List<String> PRESET_NAMES = List.of("MILLISECOND", "SECOND", "SAFE_JS_MILLISECOND",
+            "SAFE_JS_SECOND", "SAFE_JS_MILLISECOND_LEGACY_EPOCH");
+
+    private static final DateTimeFormatter MILLISECOND_TIME =
+            DateTimeFormatter.ofPattern("uuuuMMddHHmmssSSS", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
+    private static final DateTimeFormatter SECOND_TIME =
+            DateTimeFormatter.ofPattern("uuuuMMddHHmmss", Locale.ROOT).withResolverStyle(ResolverStyle.STRICT);
 
     /** Checks every field and their sum. */
     public IdLayout {
@@ -68,7 +101,8 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
     /**
      * Returns the preset with the given name, ignoring case and dashes.
      *
-     * @param name {@code MILLISECOND}, {@code SECOND}, {@code SAFE_JS_MILLISECOND} or {@code SAFE_JS_SECOND}
+     * @param name one of {@link #PRESET_NAMES}: {@code MILLISECOND}, {@code SECOND},
+     *     {@code SAFE_JS_MILLISECOND}, {@code SAFE_JS_SECOND} or {@code SAFE_JS_MILLISECOND_LEGACY_EPOCH}
      * @return the preset
      */
     public static IdLayout preset(String name) {
@@ -78,8 +112,38 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
             case "SECOND": return SECOND;
             case "SAFE_JS_MILLISECOND": return SAFE_JS_MILLISECOND;
             case "SAFE_JS_SECOND": return SAFE_JS_SECOND;
-            default: throw new IllegalArgumentException("unknown layout '" + name
-                    + "'; known: MILLISECOND, SECOND, SAFE_JS_MILLISECOND, SAFE_JS_SECOND");
+            case "SAFE_JS_MILLISECOND_LEGACY_EPOCH": return SAFE_JS_MILLISECOND_LEGACY_EPOCH;
+            default: throw new IllegalArgumentException("unknown layout '" + name + "'; known: "
+                    + String.join(", ", PRESET_NAMES));
+        }
+    }
+
+    /**
+     * Returns the name of this layout if it is a preset.
+     *
+     * @return the preset's name, or a description of the fields
+     */
+    public String describe() {
+        for (String name : PRESET_NAMES) {
+            if (preset(name).equals(this)) {
+                return name;
+            }
+        }
+        return "IdLayout(epoch " + epochMillis + " ms, unit " + unitMillis + " ms, " + timestampBits + " + "
+                + slotBits + " + " + sequenceBits + " bits)";
+    }
+
+    /**
+     * Returns the last millisecond an id of this layout can carry: the end of its largest unit.
+     *
+     * @return milliseconds since the Unix epoch, at most {@link Long#MAX_VALUE}
+     */
+    public long endMillis() {
+        long lastUnit = timestampBits >= 63 ? Long.MAX_VALUE : (1L << timestampBits) - 1;
+        try {
+            return Math.addExact(Math.addExact(epochMillis, Math.multiplyExact(lastUnit, unitMillis)), unitMillis - 1);
+        } catch (ArithmeticException beyondLong) {
+            return Long.MAX_VALUE;
         }
     }
 
@@ -184,38 +248,78 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
     }
 
     /**
-     * Returns the friendly form {@code yyyyMMddHHmmssSSS-slot-sequence} (UTC) of an id.
+     * Returns the friendly form of an id in UTC: {@code yyyyMMddHHmmssSSS-slot-sequence}, or
+     * {@code yyyyMMddHHmmss-slot-sequence} when every unit starts on a whole second (the second layouts).
+     * Both match CosId's {@code SnowflakeFriendlyIdConverter} in the same zone, unpadded.
      *
      * @param id an id of this layout
      * @return its friendly form
      */
     public String friendly(long id) {
-        IdParts parts = parse(id);
-        return FRIENDLY_TIME.format(Instant.ofEpochMilli(parts.timestampMillis())) + "-" + parts.slot() + "-"
-                + parts.sequence();
+        return friendly(id, ZoneOffset.UTC);
     }
 
     /**
-     * Parses the friendly form back into the id.
+     * Returns the friendly form of an id with its time in a zone, as CosId writes it with the same zone
+     * (CosId's default is the JVM's zone, {@code ZoneId.systemDefault()}).
+     *
+     * @param id an id of this layout
+     * @param zone the zone of the written time
+     * @return its friendly form
+     */
+    public String friendly(long id, ZoneId zone) {
+        IdParts parts = parse(id);
+        return timeFormat().format(Instant.ofEpochMilli(parts.timestampMillis()).atZone(zone)) + "-" + parts.slot()
+                + "-" + parts.sequence();
+    }
+
+    /**
+     * Parses a friendly form in UTC back into the id; slot and sequence may carry leading zeros, as in
+     * CosId's padded form {@code 20261202193005123-0005-0017}.
      *
      * @param text a friendly form made by {@link #friendly(long)}
      * @return the id
      * @throws IllegalArgumentException naming what is wrong with the text
      */
     public long parseFriendly(String text) {
+        return parseFriendly(text, ZoneOffset.UTC);
+    }
+
+    /**
+     * Parses a friendly form whose time is written in a zone. A second layout also takes the 17-digit
+     * time with {@code 000} milliseconds that CosId 5.0 snapshots wrote. In a zone with daylight saving
+     * time, a local time that occurs twice is read as the earlier one, as CosId reads it.
+     *
+     * @param text a friendly form made by {@link #friendly(long, ZoneId)} or by CosId
+     * @param zone the zone of the written time
+     * @return the id
+     * @throws IllegalArgumentException naming what is wrong with the text
+     */
+    public long parseFriendly(String text, ZoneId zone) {
+        Objects.requireNonNull(zone, "zone");
         String[] fields = text.split("-", -1);
-        if (fields.length != 3 || fields[0].length() != 17) {
-            throw new IllegalArgumentException("'" + text + "' is not of the form yyyyMMddHHmmssSSS-slot-sequence");
+        boolean wholeSeconds = wholeSeconds();
+        String form = wholeSeconds ? "yyyyMMddHHmmss-slot-sequence" : "yyyyMMddHHmmssSSS-slot-sequence";
+        if (fields.length != 3 || !(fields[0].length() == 17 || wholeSeconds && fields[0].length() == 14)) {
+            throw new IllegalArgumentException("'" + text + "' is not of the form " + form);
         }
         long millis;
         try {
-            LocalDateTime time = LocalDateTime.parse(fields[0], FRIENDLY_TIME);
-            millis = time.toInstant(ZoneOffset.UTC).toEpochMilli();
+            DateTimeFormatter format = fields[0].length() == 14 ? SECOND_TIME : MILLISECOND_TIME;
+            LocalDateTime time = LocalDateTime.parse(fields[0], format);
+            millis = ZonedDateTime.of(time, zone).toInstant().toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("'" + fields[0] + "' in '" + text + "' is not a UTC time yyyyMMddHHmmssSSS");
+            throw new IllegalArgumentException("'" + fields[0] + "' in '" + text + "' is not a time "
+                    + (fields[0].length() == 14 ? "yyyyMMddHHmmss" : "yyyyMMddHHmmssSSS"));
+        } catch (DateTimeException | ArithmeticException e) {
+            throw new IllegalArgumentException("'" + fields[0] + "' in '" + text + "' is out of range: " + e.getMessage());
         }
         long slot = parseNumber(fields[1], "slot", text);
         long sequence = parseNumber(fields[2], "sequence", text);
+        if (millis < epochMillis || millis > endMillis()) {
+            throw new IllegalArgumentException("time " + fields[0] + " in '" + text + "' lies outside the layout, "
+                    + Instant.ofEpochMilli(epochMillis) + " to " + Instant.ofEpochMilli(endMillis()));
+        }
         if (Math.floorMod(millis - epochMillis, unitMillis) != 0) {
             throw new IllegalArgumentException("time " + fields[0] + " in '" + text + "' is not the start of a "
                     + unitMillis + " ms unit");
@@ -224,6 +328,15 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
             throw new IllegalArgumentException("slot " + slot + " in '" + text + "' does not fit " + slotBits + " slot bits");
         }
         return compose(unitOf(millis), (int) slot, sequence);
+    }
+
+    /** Whether every unit starts and ends on a whole second, so the friendly time needs no milliseconds. */
+    private boolean wholeSeconds() {
+        return unitMillis % 1000 == 0 && epochMillis % 1000 == 0;
+    }
+
+    private DateTimeFormatter timeFormat() {
+        return wholeSeconds() ? SECOND_TIME : MILLISECOND_TIME;
     }
 
     private static long parseNumber(String field, String name, String text) {

@@ -1,16 +1,25 @@
 package dev.cosid;
 
 /**
- * Fixed-width, order-preserving text forms of ids: radix 62 and Crockford base 32.
+ * Text forms of ids: fixed-width, order-preserving radix 62 and Crockford base 32, and CosId's
+ * unpadded radix 62.
  *
- * <p>Both forms are zero-padded to the width of any 63-bit number (11 radix-62 digits, 13 base-32
- * digits), so sorting the strings sorts the ids. Parsing is the exact inverse and rejects anything
- * else with a message naming the problem.
+ * <p>The fixed-width forms are zero-padded to the width of any 63-bit number (11 radix-62 digits, 13
+ * base-32 digits), so sorting the strings sorts the ids. Parsing is the exact inverse and rejects
+ * anything else with a message naming the problem, a string of the wrong width included.
+ *
+ * <p>The unpadded radix-62 form is the one CosId 2.x/3.x writes by default
+ * ({@code Radix62IdConverter.INSTANCE}): the same digits {@code 0-9A-Za-z}, without leading zeros, so
+ * ids issued before about April 2026 have 10 characters and later ones 11. It does not sort as the ids
+ * do across that change of width. CosId writes id 0 as the empty string, which its own parser rejects;
+ * {@link #toRadix62Unpadded(long)} writes {@code "0"} and {@link #parseRadix62Unpadded(String)} reads
+ * both.
  *
  * <h2>Example</h2>
  * <pre>{@code
  * String text = IdStrings.toRadix62(id);  // "0B3kq7Tz0aA"
  * long back = IdStrings.parseRadix62(text);
+ * long fromCosId = IdStrings.parseRadix62Unpadded("B3kq7Tz0aA");
  * }</pre>
  */
 public final class IdStrings {
@@ -49,7 +58,49 @@ public final class IdStrings {
      * @return the id
      */
     public static long parseRadix62(String text) {
+        if (text != null && text.length() < RADIX62_WIDTH) {
+            throw new IllegalArgumentException("radix-62 '" + text + "' has " + text.length() + " characters; expected "
+                    + RADIX62_WIDTH + " (CosId's unpadded form is read by parseRadix62Unpadded)");
+        }
         requireWidth(text, RADIX62_WIDTH, "radix-62");
+        return radix62(text);
+    }
+
+    /**
+     * Returns the unpadded radix-62 form CosId 2.x/3.x writes with {@code Radix62IdConverter.INSTANCE}:
+     * no leading zeros, and {@code "0"} for id 0, where CosId writes an empty string.
+     *
+     * @param id a non-negative id
+     * @return its text, 1 to 11 digits
+     */
+    public static String toRadix62Unpadded(long id) {
+        String padded = toRadix62(id);
+        int first = 0;
+        while (first < RADIX62_WIDTH - 1 && padded.charAt(first) == '0') {
+            first++;
+        }
+        return padded.substring(first);
+    }
+
+    /**
+     * Parses radix 62 of any width up to 11 digits: CosId's unpadded form, or the padded one. The empty
+     * string is id 0, as CosId writes it.
+     *
+     * @param text 0 to 11 digits of {@code 0-9A-Za-z}
+     * @return the id
+     */
+    public static long parseRadix62Unpadded(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("radix-62 text is null");
+        }
+        if (text.length() > RADIX62_WIDTH) {
+            throw new IllegalArgumentException("radix-62 '" + text + "' has " + text.length()
+                    + " characters; expected at most " + RADIX62_WIDTH);
+        }
+        return radix62(text);
+    }
+
+    private static long radix62(String text) {
         long value = 0;
         for (int i = 0; i < text.length(); i++) {
             int digit = RADIX62.indexOf(text.charAt(i));

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +20,31 @@ class IdLayoutTest {
         assertTrue(IdLayout.SAFE_JS_MILLISECOND.maxId() < (1L << 53));
         assertTrue(IdLayout.SAFE_JS_SECOND.maxId() < (1L << 53));
         assertEquals(IdLayout.SAFE_JS_SECOND, IdLayout.preset("safe-js-second"));
+    }
+
+    @Test
+    void theLegacyEpochLayoutCountsMillisecondsFromCosIdsSecondEpochReadAsMilliseconds() {
+        IdLayout legacy = IdLayout.SAFE_JS_MILLISECOND_LEGACY_EPOCH;
+        assertEquals(new IdLayout(1_577_203_200L, 1, 41, 3, 9), legacy);
+        assertEquals(legacy, IdLayout.preset("safe-js-millisecond-legacy-epoch"));
+        assertEquals("SAFE_JS_MILLISECOND_LEGACY_EPOCH", legacy.describe());
+        assertEquals(Instant.parse("1970-01-19T06:06:43.200Z").toEpochMilli(), legacy.epochMillis());
+        assertEquals(Instant.parse("2039-09-25T21:54:18.751Z").toEpochMilli(), legacy.endMillis());
+        // CosId 2.x's id 7350938026543617, issued on 2026-12-02, is 2076 in the fixed layout
+        IdParts parts = legacy.parse(7_350_938_026_543_617L);
+        assertTrue(Instant.ofEpochMilli(parts.timestampMillis()).toString().startsWith("2026-12-02"), parts.toString());
+        assertTrue(Instant.ofEpochMilli(IdLayout.SAFE_JS_MILLISECOND.parse(7_350_938_026_543_617L).timestampMillis())
+                .toString().startsWith("2076-11-06"));
+        assertTrue(legacy.maxId() < (1L << 53));
+    }
+
+    @Test
+    void everyLayoutEndsAtTheLastMillisecondOfItsLargestUnit() {
+        assertEquals(Instant.parse("2089-08-30T07:47:35.551Z").toEpochMilli(), IdLayout.MILLISECOND.endMillis());
+        assertEquals(IdLayout.MILLISECOND.endOf((1L << 41) - 1), IdLayout.MILLISECOND.endMillis());
+        assertEquals(IdLayout.SECOND.endOf((1L << 31) - 1), IdLayout.SECOND.endMillis());
+        assertEquals(Long.MAX_VALUE, new IdLayout(0, 1000, 63, 0, 0).endMillis(), "saturates instead of wrapping");
+        assertEquals("IdLayout(epoch 0 ms, unit 1000 ms, 63 + 0 + 0 bits)", new IdLayout(0, 1000, 63, 0, 0).describe());
     }
 
     @Test
@@ -73,8 +100,26 @@ class IdLayoutTest {
         assertEquals("20251202125322123-3-17", layout.friendly(id));
         assertEquals(id, layout.parseFriendly("20251202125322123-3-17"));
         long seconds = IdLayout.SECOND.compose(IdLayout.SECOND.unitOf(millis), 1, 2);
-        assertEquals("20251202125322000-1-2", IdLayout.SECOND.friendly(seconds));
-        assertEquals(seconds, IdLayout.SECOND.parseFriendly("20251202125322000-1-2"));
+        assertEquals("20251202125322-1-2", IdLayout.SECOND.friendly(seconds), "second layouts write no milliseconds");
+        assertEquals(seconds, IdLayout.SECOND.parseFriendly("20251202125322-1-2"));
+        assertEquals(seconds, IdLayout.SECOND.parseFriendly("20251202125322000-1-2"), "the earlier 17-digit form");
+        assertEquals(seconds, IdLayout.SECOND.parseFriendly("20251202125322-0001-0000002"), "CosId's padded form");
+        assertEquals(id, layout.parseFriendly("20251202125322123-0003-0017"));
+    }
+
+    @Test
+    void friendlyFormInAZoneWritesAndReadsLocalTime() {
+        IdLayout layout = IdLayout.MILLISECOND;
+        long id = layout.compose(layout.unitOf(1_764_680_002_123L), 3, 17); // 2025-12-02T12:53:22.123Z
+        ZoneId shanghai = ZoneId.of("Asia/Shanghai");
+        assertEquals("20251202205322123-3-17", layout.friendly(id, shanghai));
+        assertEquals(id, layout.parseFriendly("20251202205322123-3-17", shanghai));
+        assertEquals(layout.parseFriendly("20251202125322123-3-17"), layout.parseFriendly("20251202125322123-3-17",
+                ZoneId.of("UTC")));
+        // a local time that occurs twice is read as the earlier one: 01:30 EDT, not 01:30 EST
+        ZoneId newYork = ZoneId.of("America/New_York");
+        long early = layout.parseFriendly("20251102013000000-0-0", newYork);
+        assertEquals(Instant.parse("2025-11-02T05:30:00Z").toEpochMilli(), layout.parse(early).timestampMillis());
     }
 
     @Test
@@ -82,7 +127,12 @@ class IdLayoutTest {
         IdLayout layout = IdLayout.MILLISECOND;
         assertThrows(IllegalArgumentException.class, () -> layout.parseFriendly("2025-1-2"));
         assertTrue(assertThrows(IllegalArgumentException.class,
-                () -> layout.parseFriendly("20251302125322123-3-17")).getMessage().contains("not a UTC time"));
+                () -> layout.parseFriendly("20251302125322123-3-17")).getMessage().contains("is not a time yyyyMMddHHmmssSSS"));
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> layout.parseFriendly("20251202125322-3-17")).getMessage().contains("not of the form "
+                        + "yyyyMMddHHmmssSSS-slot-sequence"), "a millisecond layout needs the milliseconds");
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> layout.parseFriendly("20191224155959999-3-17")).getMessage().contains("lies outside the layout"));
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> layout.parseFriendly("20251202125322123-x-17")).getMessage().contains("slot 'x'"));
         assertTrue(assertThrows(IllegalArgumentException.class,

@@ -43,9 +43,34 @@ class IdStringsTest {
     }
 
     @Test
+    void theUnpaddedFormDropsLeadingZerosAndReadsAnyWidth() {
+        assertEquals("0", IdStrings.toRadix62Unpadded(0));
+        assertEquals("z", IdStrings.toRadix62Unpadded(61));
+        assertEquals("10", IdStrings.toRadix62Unpadded(62));
+        assertEquals("AzL8n0Y58m7", IdStrings.toRadix62Unpadded(Long.MAX_VALUE));
+        assertEquals(0, IdStrings.parseRadix62Unpadded(""), "CosId writes id 0 as the empty string");
+        assertEquals(0, IdStrings.parseRadix62Unpadded("0"));
+        assertEquals(62, IdStrings.parseRadix62Unpadded("00000000010"), "the padded form too");
+        SplittableRandom random = new SplittableRandom(7);
+        for (int i = 0; i < 10_000; i++) {
+            long id = random.nextLong(Long.MAX_VALUE);
+            String text = IdStrings.toRadix62Unpadded(id);
+            assertEquals(IdStrings.toRadix62(id).replaceFirst("^0+(?=.)", ""), text);
+            assertEquals(id, IdStrings.parseRadix62Unpadded(text));
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> IdStrings.parseRadix62Unpadded("000000000000"))
+                .getMessage().contains("has 12 characters; expected at most 11"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> IdStrings.parseRadix62Unpadded("zzzzzzzzzzz"))
+                .getMessage().contains("exceeds the largest id"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> IdStrings.parseRadix62Unpadded("a-b"))
+                .getMessage().contains("'-' at position 1"));
+    }
+
+    @Test
     void badTextIsRejectedWithTheReason() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> IdStrings.parseRadix62("abc"))
-                .getMessage().contains("has 3 characters; expected 11"));
+                .getMessage().contains("has 3 characters; expected 11 (CosId's unpadded form is read by "
+                        + "parseRadix62Unpadded)"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> IdStrings.parseRadix62("0000000000-"))
                 .getMessage().contains("'-' at position 10"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> IdStrings.parseRadix62("zzzzzzzzzzz"))

@@ -3,7 +3,9 @@ package dev.cosid.cli;
 import dev.cosid.IdLayout;
 import dev.cosid.IdParts;
 import java.io.PrintWriter;
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -11,17 +13,24 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code ./cosid decode}: prints the time, slot and sequence of ids. */
+/** {@code ./cosid decode}: prints the time, slot and sequence of ids, and their friendly form. */
 @Command(name = "decode", mixinStandardHelpOptions = true,
-        description = "Prints the time (UTC), slot and sequence of each id; every id is checked before any is printed.")
+        description = "Prints the time (UTC), slot and sequence of each id, and its friendly form (in --zone); "
+                + "every id is checked before any is printed.")
 final class DecodeCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
-            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND or SAFE_JS_SECOND (default: ${DEFAULT-VALUE})")
+            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND, SAFE_JS_SECOND or SAFE_JS_MILLISECOND_LEGACY_EPOCH "
+                    + "(CosId 3.2.0 and earlier's safe-JS millisecond ids) (default: ${DEFAULT-VALUE})")
     String layoutName;
+
+    @Option(names = "--zone", paramLabel = "ZONE", defaultValue = "UTC",
+            description = "the time zone of the friendly form, e.g. Asia/Shanghai; CosId writes its own in the "
+                    + "JVM's zone (default: ${DEFAULT-VALUE})")
+    String zoneName;
 
     @Parameters(arity = "1..*", paramLabel = "ID", description = "decimal ids")
     List<String> ids;
@@ -29,6 +38,12 @@ final class DecodeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         IdLayout layout = IdLayout.preset(layoutName);
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(zoneName);
+        } catch (DateTimeException e) {
+            throw new IllegalArgumentException("--zone '" + zoneName + "' is not a time zone: " + e.getMessage());
+        }
         long[] values = new long[ids.size()];
         for (int i = 0; i < values.length; i++) {
             values[i] = parse(ids.get(i), layout);
@@ -37,7 +52,7 @@ final class DecodeCommand implements Callable<Integer> {
         for (long id : values) {
             IdParts parts = layout.parse(id);
             out.println(id + " time=" + Instant.ofEpochMilli(parts.timestampMillis()) + " slot=" + parts.slot()
-                    + " sequence=" + parts.sequence() + " friendly=" + layout.friendly(id));
+                    + " sequence=" + parts.sequence() + " friendly=" + layout.friendly(id, zone));
         }
         out.flush();
         return 0;

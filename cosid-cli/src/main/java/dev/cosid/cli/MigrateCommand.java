@@ -1,7 +1,11 @@
 package dev.cosid.cli;
 
+import dev.cosid.IdLayout;
 import dev.cosid.NamespaceMismatchException;
 import dev.cosid.StateFile;
+import dev.cosid.jdbc.JdbcDialect;
+import dev.cosid.jdbc.JdbcLeaseStore;
+import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
@@ -11,16 +15,21 @@ import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.time.Clock;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteDataSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,6 +37,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./cosid migrate}: computes a safe not-before from a CosId 2.x/3.x deployment and writes it
  * into a static slot's state file or as the next floor of every slot of a namespace in a store.
+ *
+ * <p>Every input is checked before anything is written: a timestamp below zero, past the end of the
+ * layout, or more than {@link #FUTURE_LIMIT} ahead of this host's clock (without {@code --allow-future})
+ * is refused, and so is a safe guard longer than {@link #MAX_SAFE_GUARD}. {@code --dry-run} opens the
+ * target read-only and creates neither a file nor a table.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = {"Computes a safe not-before from CosId 2.x/3.x machine state (the largest last timestamp "
@@ -36,6 +50,10 @@ import picocli.CommandLine.Option;
 final class MigrateCommand implements Callable<Integer> {
 
     private static final String MIGRATOR = "cosid-migrate";
+    /** The longest safe guard taken: CosId's guarder writes every minute and its default guard is minutes. */
+    static final Duration MAX_SAFE_GUARD = Duration.ofDays(1);
+    /** How far past this host's clock a not-before may lie without {@code --allow-future}. */
+    static final Duration FUTURE_LIMIT = Duration.ofDays(1);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -47,12 +65,25 @@ final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--from-jdbc", paramLabel = "JDBC_URL", description = "a database holding the table cosid_machine")
     List<String> fromJdbc = new ArrayList<>();
 
-    @Option(names = "--from-redis", paramLabel = "REDIS_URL", description = "a Redis holding cosid:{ns}:itc_idx hashes")
+    @Option(names = "--from-redis", paramLabel = "REDIS_URL",
+            description = "a Redis holding the hashes cosid:{ns}:itc_idx and cosid:{ns}:revert")
     List<String> fromRedis = new ArrayList<>();
 
+    @Option(names = "--from-zookeeper", paramLabel = "ZK_URL",
+            description = "a ZooKeeper holding /cosid/{ns}/__itc_idx and /cosid/{ns}/__revert, as zookeeper://host:port")
+    List<String> fromZooKeeper = new ArrayList<>();
+
     @Option(names = "--legacy-namespace", paramLabel = "NS",
-            description = "read only this CosId namespace from --from-jdbc and --from-redis (default: all)")
+            description = "read only this CosId namespace (default: all)")
     String legacyNamespace;
+
+    @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
+            description = "the layout of the old ids and the new ones: MILLISECOND, SECOND, SAFE_JS_MILLISECOND, "
+                    + "SAFE_JS_SECOND or SAFE_JS_MILLISECOND_LEGACY_EPOCH (default: ${DEFAULT-VALUE})")
+    String layoutName;
+
+    @Option(names = "--allow-future", description = "accept a not-before more than 1 day ahead of this host's clock")
+    boolean allowFuture;
 
     @Option(names = "--safe-guard", paramLabel = "D", converter = Durations.class, defaultValue = "5m",
             description = "the old safe-guard duration added to the largest last timestamp (default: ${DEFAULT-VALUE})")
@@ -95,12 +126,33 @@ final class MigrateCommand implements Callable<Integer> {
         if (toStateFile != null && slot == null) {
             throw new IllegalArgumentException("--to-state-file needs --slot N");
         }
+        IdLayout layout = IdLayout.preset(layoutName);
+        if (bits < 0 || bits > 16) {
+            throw new IllegalArgumentException("--bits " + bits + " is outside 0..16");
+        }
+        if (toStore != null) {
+            layout.requireSlotBits(bits);
+        }
+        if (slot != null && (slot < 0 || slot >= layout.slotCount())) {
+            throw new IllegalArgumentException("--slot " + slot + " does not fit the " + layout.slotBits()
+                    + " slot bits of layout " + layout.describe());
+        }
+        if (safeGuard.isNegative() || safeGuard.compareTo(MAX_SAFE_GUARD) > 0) {
+            throw new IllegalArgumentException("--safe-guard " + safeGuard + " is outside 0 to " + MAX_SAFE_GUARD);
+        }
+        if (tolerance.isNegative() || tolerance.compareTo(MAX_SAFE_GUARD) > 0) {
+            throw new IllegalArgumentException("--tolerance " + tolerance + " is outside 0 to " + MAX_SAFE_GUARD);
+        }
+        if (notBefore != null) {
+            requireWithin(layout, "--not-before", notBefore);
+        }
         PrintWriter out = spec.commandLine().getOut();
         List<LegacyMachineStates.MachineState> states = new ArrayList<>();
-        fromFiles.forEach(path -> states.addAll(LegacyMachineStates.fromFiles(path)));
+        fromFiles.forEach(path -> states.addAll(LegacyMachineStates.fromFiles(path, legacyNamespace)));
         fromJdbc.forEach(url -> states.addAll(LegacyMachineStates.fromJdbc(url, legacyNamespace)));
         fromRedis.forEach(url -> states.addAll(LegacyMachineStates.fromRedis(url, legacyNamespace)));
-        long bound = bound(states, out);
+        fromZooKeeper.forEach(url -> states.addAll(LegacyMachineStates.fromZooKeeper(url, legacyNamespace)));
+        long bound = bound(states, layout, out);
         if (toStateFile != null) {
             writeStateFile(bound, out);
         } else {
@@ -110,26 +162,62 @@ final class MigrateCommand implements Callable<Integer> {
         return 0;
     }
 
-    private long bound(List<LegacyMachineStates.MachineState> states, PrintWriter out) {
+    private long bound(List<LegacyMachineStates.MachineState> states, IdLayout layout, PrintWriter out) {
         if (states.isEmpty() && notBefore == null) {
             throw new IllegalArgumentException("no machine state was read and no --not-before given: name a source "
-                    + "(--from-file, --from-jdbc, --from-redis) or a bound");
+                    + "(--from-file, --from-jdbc, --from-redis, --from-zookeeper) or a bound");
         }
         for (LegacyMachineStates.MachineState state : states) {
-            out.println("read " + state.source() + ": machine " + state.machineId() + ", last timestamp "
+            requireWithin(layout, state.source() + ": machine " + state.machineId() + ", last timestamp",
+                    Instant.ofEpochMilli(state.lastTimestampMillis()));
+        }
+        // printed only once every check passed: bad input prints one line on stderr and nothing else
+        List<String> report = new ArrayList<>();
+        for (LegacyMachineStates.MachineState state : states) {
+            report.add("read " + state.source() + ": machine " + state.machineId() + ", last timestamp "
                     + Instant.ofEpochMilli(state.lastTimestampMillis()));
         }
         long bound = notBefore == null ? 0 : notBefore.toEpochMilli();
         if (!states.isEmpty()) {
             long largest = states.stream().mapToLong(LegacyMachineStates.MachineState::lastTimestampMillis).max()
                     .orElseThrow();
+            // largest lies within the layout (before 2090) and the guard is at most a day: no overflow
             long computed = largest + safeGuard.toMillis();
-            out.println("largest last timestamp " + Instant.ofEpochMilli(largest) + " + safe guard " + safeGuard
+            report.add("largest last timestamp " + Instant.ofEpochMilli(largest) + " + safe guard " + safeGuard
                     + " = " + Instant.ofEpochMilli(computed));
             bound = Math.max(bound, computed);
         }
+        requireWithin(layout, "the not-before", Instant.ofEpochMilli(bound));
+        long now = Clock.system().nowMillis();
+        if (!allowFuture && bound - now > FUTURE_LIMIT.toMillis()) {
+            throw new IllegalArgumentException("the not-before " + Instant.ofEpochMilli(bound) + " lies more than "
+                    + FUTURE_LIMIT.toHours() + " h ahead of this host's clock (" + Instant.ofEpochMilli(now)
+                    + "); check the sources, or pass --allow-future if the old clocks really ran that far ahead");
+        }
+        report.forEach(out::println);
         out.println("not-before " + Instant.ofEpochMilli(bound) + " (" + bound + " ms)");
+        if (layout.unitOf(bound) >= 0) {
+            out.println("layout " + layout.describe() + ": every id issued after the not-before is greater than "
+                    + layout.compose(layout.unitOf(bound), (int) layout.slotCount() - 1, layout.maxSequence()));
+        }
         return bound;
+    }
+
+    /** Refuses an instant before 1970 or past the last one the layout's ids can carry. */
+    private static void requireWithin(IdLayout layout, String what, Instant instant) {
+        Instant end = Instant.ofEpochMilli(layout.endMillis());
+        if (instant.isBefore(Instant.EPOCH) || !instant.isBefore(end)) {
+            throw new IllegalArgumentException(what + " " + describe(instant) + " lies outside 1970-01-01T00:00:00Z to "
+                    + end + ", the last instant of layout " + layout.describe());
+        }
+    }
+
+    private static String describe(Instant instant) {
+        try {
+            return instant + " (" + instant.toEpochMilli() + " ms)";
+        } catch (ArithmeticException beyondLong) {
+            return instant.toString();
+        }
     }
 
     private void writeStateFile(long bound, PrintWriter out) {
@@ -149,15 +237,22 @@ final class MigrateCommand implements Callable<Integer> {
     }
 
     private void writeStore(long bound, PrintWriter out) {
-        try (LeaseStore store = LeaseStores.open(toStore)) {
-            NamespaceRecord proposed = new NamespaceRecord(1 << bits, tolerance.toMillis());
-            NamespaceRecord stored = dryRun ? store.namespace(namespace).orElse(proposed)
-                    : store.register(namespace, proposed);
+        NamespaceRecord proposed = new NamespaceRecord(1 << bits, tolerance.toMillis());
+        Optional<LeaseStore> opened = dryRun ? openReadOnly(toStore) : Optional.of(LeaseStores.open(toStore));
+        if (opened.isEmpty()) {
+            out.println("would create the CosId tables in " + LeaseStores.redact(toStore) + ", register namespace '"
+                    + namespace + "' and raise the next floor of " + proposed.limit() + " of " + proposed.limit()
+                    + " slots to " + bound);
+            return;
+        }
+        try (LeaseStore store = opened.get()) {
+            Optional<NamespaceRecord> existing = store.namespace(namespace);
+            NamespaceRecord stored = dryRun ? existing.orElse(proposed) : store.register(namespace, proposed);
             if (!stored.equals(proposed)) {
                 throw new NamespaceMismatchException("namespace '" + namespace + "' holds " + stored
                         + "; the migration asks for " + proposed + " (bits " + bits + ")");
             }
-            SlotTable table = dryRun && store.namespace(namespace).isEmpty()
+            SlotTable table = dryRun && existing.isEmpty()
                     ? new SlotTable(namespace, 0, List.of()) : store.read(namespace);
             Map<Integer, SlotRecord> records = table.bySlot();
             List<Integer> held = records.values().stream().filter(r -> !r.freeAt(table.storeNow()))
@@ -181,6 +276,63 @@ final class MigrateCommand implements Callable<Integer> {
             out.println((dryRun ? "would raise" : "raised") + " the next floor of " + raised + " of " + stored.limit()
                     + " slots of namespace '" + namespace + "' in " + store.describe() + " to " + bound);
         }
+    }
+
+    /**
+     * Opens a store for a dry run without writing to it: a SQLite file read-only, a database without
+     * creating tables; empty when the store does not exist yet (no file, or no CosId tables).
+     */
+    private static Optional<LeaseStore> openReadOnly(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("sqlite:") || lower.startsWith("jdbc:sqlite:")) {
+            String path = url.substring(lower.indexOf("sqlite:") + "sqlite:".length());
+            if (path.isBlank()) {
+                throw new IllegalArgumentException("store URL '" + url + "' names no file; use sqlite:PATH");
+            }
+            Path file = Path.of(path.equals("~") || path.startsWith("~/")
+                    ? System.getProperty("user.home") + path.substring(1) : path).toAbsolutePath();
+            if (!Files.exists(file)) {
+                return Optional.empty();
+            }
+            SQLiteConfig config = new SQLiteConfig();
+            config.setReadOnly(true);
+            config.setBusyTimeout(10_000);
+            SQLiteDataSource dataSource = new SQLiteDataSource(config);
+            dataSource.setUrl("jdbc:sqlite:" + file);
+            if (!hasCosIdTables(dataSource::getConnection, "sqlite:" + file)) {
+                return Optional.empty();
+            }
+            return Optional.of(new JdbcLeaseStore(dataSource, JdbcDialect.SQLITE, "sqlite:" + file, false));
+        }
+        if (lower.startsWith("jdbc:")) {
+            String driverUrl = lower.startsWith("jdbc:mysql:") ? "jdbc:mariadb:" + url.substring("jdbc:mysql:".length()) : url;
+            java.sql.DriverManager.setLoginTimeout(5);
+            if (!hasCosIdTables(() -> java.sql.DriverManager.getConnection(driverUrl), LeaseStores.redact(url))) {
+                return Optional.empty();
+            }
+            String separator = lower.startsWith("jdbc:h2:") ? ";" : url.contains("?") ? "&" : "?";
+            return Optional.of(LeaseStores.open(url + separator + "createSchema=false"));
+        }
+        return Optional.of(LeaseStores.open(url));
+    }
+
+    private static boolean hasCosIdTables(Connector connector, String description) {
+        try (java.sql.Connection connection = connector.open()) {
+            try (java.sql.Statement probe = connection.createStatement()) {
+                probe.executeQuery("SELECT COUNT(*) FROM cosid_slot WHERE 1 = 0").close();
+                return true;
+            } catch (java.sql.SQLException missing) {
+                return false;
+            }
+        } catch (java.sql.SQLException e) {
+            throw new LeaseStoreException("cannot reach " + description + ": " + LeaseStores.redact(
+                    String.valueOf(e.getMessage())), e);
+        }
+    }
+
+    /** Opens one connection, for a probe. */
+    private interface Connector {
+        java.sql.Connection open() throws java.sql.SQLException;
     }
 
     /** Acquires the slot with a window that reaches the bound, then releases it at the bound. */
