@@ -41,6 +41,7 @@ final class HttpApi {
     private final CosIdRuntime runtime;
     private final IdLayout layout;
     private final Map<String, SnowflakeId> generators;
+    private final Map<String, IdsBody> bodies;
     private final String defaultName;
     private final BearerToken token;
     private final PrometheusMeterRegistry registry;
@@ -57,10 +58,13 @@ final class HttpApi {
         this.history = history;
         this.clock = clock;
         Map<String, SnowflakeId> byName = new LinkedHashMap<>();
+        Map<String, IdsBody> bodies = new LinkedHashMap<>();
         for (String name : names) {
             byName.put(name, runtime.snowflake(name, layout));
+            bodies.put(name, new IdsBody(name));
         }
         this.generators = Map.copyOf(byName);
+        this.bodies = Map.copyOf(bodies);
         this.defaultName = names.get(0);
         this.page = resource("status.html");
     }
@@ -230,11 +234,7 @@ final class HttpApi {
     private Response issue(String name, int count, boolean radix62) {
         SnowflakeId generator = generator(name);
         long[] ids = issue(generator, count);
-        Json json = new Json(48 + name.length() + count * 23).begin().field("name", name).beginArray("ids");
-        for (long id : ids) {
-            json.element(radix62 ? IdStrings.toRadix62(id) : Long.toString(id));
-        }
-        return Response.json(200, json.endArray().end().toString());
+        return new Response(200, Response.JSON, bodies.get(name).write(ids, radix62), Map.of());
     }
 
     private long one(String name) {

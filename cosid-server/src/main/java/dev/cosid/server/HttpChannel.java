@@ -6,14 +6,17 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -28,6 +31,11 @@ import java.util.concurrent.RejectedExecutionException;
 final class HttpChannel extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final int MAX_QUEUED = 32;
+    private static final HttpHeadersFactory UNCHECKED_HEADERS = DefaultHttpHeadersFactory.headersFactory()
+            .withValidation(false);
+    private static final AsciiString JSON = AsciiString.cached(Response.JSON);
+    private static final AsciiString NOSNIFF_NAME = AsciiString.cached("X-Content-Type-Options");
+    private static final AsciiString NOSNIFF = AsciiString.cached("nosniff");
 
     /** A request reduced to what the API reads, so no buffer is held while it waits. */
     private record Pending(String method, String uri, String authorization, boolean keepAlive,
@@ -101,13 +109,16 @@ final class HttpChannel extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private void write(ChannelHandlerContext ctx, Pending pending, Response response, boolean close) {
+        // the server writes every header itself from constants and checked values: no validation per answer
         FullHttpResponse out = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(response.body()));
+                HttpResponseStatus.valueOf(response.status()), Unpooled.wrappedBuffer(response.body()),
+                UNCHECKED_HEADERS, UNCHECKED_HEADERS);
         HttpHeaders headers = out.headers();
-        headers.set(HttpHeaderNames.CONTENT_TYPE, response.contentType());
+        headers.set(HttpHeaderNames.CONTENT_TYPE, response.contentType().equals(Response.JSON) ? JSON
+                : response.contentType());
         headers.setInt(HttpHeaderNames.CONTENT_LENGTH, response.body().length);
         headers.set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
-        headers.set("X-Content-Type-Options", "nosniff");
+        headers.set(NOSNIFF_NAME, NOSNIFF);
         response.headers().forEach(headers::set);
         boolean keepAlive = pending.keepAlive && !close && !state.draining();
         if (!keepAlive) {

@@ -78,13 +78,6 @@ final class Json {
         return this;
     }
 
-    /** Adds a string element to the current array. */
-    Json element(String value) {
-        comma();
-        quote(out, value);
-        return this;
-    }
-
     /** Adds a number element to the current array. */
     Json element(double value) {
         comma();

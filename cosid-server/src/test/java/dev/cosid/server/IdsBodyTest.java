@@ -1,0 +1,46 @@
+package dev.cosid.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cosid.IdStrings;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class IdsBodyTest {
+
+    @Test
+    void writesDecimalIdsOfEveryWidthAsJsonStrings() {
+        long[] ids = {0, 7, 10, 282061010092396544L, Long.MAX_VALUE};
+        String body = new String(new IdsBody("default").write(ids, false), StandardCharsets.UTF_8);
+        assertEquals("{\"name\":\"default\",\"ids\":[\"0\",\"7\",\"10\",\"282061010092396544\",\"9223372036854775807\"]}",
+                body);
+    }
+
+    @Test
+    void writesTheSameDigitsAsLongToStringAtEveryPowerOfTen() {
+        byte[] out = new byte[19];
+        for (long value = 1, i = 0; i < 19; i++, value = value * 10) {
+            for (long probe : new long[] {value - 1, value, value + 1, value * 9 + value - 1}) {
+                if (probe < 0) {
+                    continue;
+                }
+                int end = IdsBody.decimal(out, 0, probe);
+                assertEquals(Long.toString(probe), new String(out, 0, end, StandardCharsets.US_ASCII));
+            }
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom(16);
+        for (int i = 0; i < 100_000; i++) {
+            long probe = random.nextLong(Long.MAX_VALUE);
+            int end = IdsBody.decimal(out, 0, probe);
+            assertEquals(Long.toString(probe), new String(out, 0, end, StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Test
+    void writesRadix62IdsAndEscapesTheName() {
+        long[] ids = {0, Long.MAX_VALUE};
+        String body = new String(new IdsBody("a\"b").write(ids, true), StandardCharsets.UTF_8);
+        assertEquals("{\"name\":\"a\\\"b\",\"ids\":[\"" + IdStrings.toRadix62(0) + "\",\""
+                + IdStrings.toRadix62(Long.MAX_VALUE) + "\"]}", body);
+    }
+}
