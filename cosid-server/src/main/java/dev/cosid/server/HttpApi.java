@@ -201,7 +201,7 @@ final class HttpApi {
         if (text == null) {
             return 1;
         }
-        if (text.isEmpty() || text.length() > 9 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (text.isEmpty() || text.length() > 9 || !digitsOnly(text)) {
             throw new ApiError(400, "bad_count", "count '" + printable(text) + "' is not a whole number from 1 to "
                     + CosIdServer.MAX_COUNT);
         }
@@ -285,7 +285,7 @@ final class HttpApi {
                 throw new ApiError(400, "bad_id", printable(e.getMessage()));
             }
         } else {
-            if (text.isEmpty() || text.length() > 19 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            if (text.isEmpty() || text.length() > 19 || !digitsOnly(text)) {
                 throw new ApiError(400, "bad_id", "'" + printable(text) + "' is not a decimal id (0 to "
                         + Long.MAX_VALUE + ")");
             }
@@ -427,6 +427,16 @@ final class HttpApi {
             return "SAFE_JS_SECOND";
         }
         return layout.toString();
+    }
+
+    private static boolean digitsOnly(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Keeps a client's text short and free of control characters before it goes into a message. */

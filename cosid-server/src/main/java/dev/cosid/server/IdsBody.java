@@ -35,12 +35,25 @@ final class IdsBody {
         byte[] out = new byte[prefix.length + ids.length * MAX_PER_ID + 2];
         System.arraycopy(prefix, 0, out, 0, prefix.length);
         int at = prefix.length;
+        int previous = -1;
         for (int i = 0; i < ids.length; i++) {
             if (i > 0) {
                 out[at++] = ',';
             }
             out[at++] = '"';
-            at = radix62 ? radix62(out, at, ids[i]) : decimal(out, at, ids[i]);
+            int start = at;
+            if (radix62) {
+                at = radix62(out, at, ids[i]);
+            } else if (previous >= 0 && ids[i] == ids[i - 1] + 1 && ids[i] % 10 != 0) {
+                // the next sequence of the same unit: the previous digits with the last one moved up
+                int length = start - 3 - previous;
+                System.arraycopy(out, previous, out, start, length);
+                at = start + length;
+                out[at - 1]++;
+            } else {
+                at = decimal(out, at, ids[i]);
+            }
+            previous = start;
             out[at++] = '"';
         }
         out[at++] = ']';

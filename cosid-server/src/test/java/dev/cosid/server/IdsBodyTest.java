@@ -37,6 +37,27 @@ class IdsBodyTest {
     }
 
     @Test
+    void writesRunsOfConsecutiveIdsAcrossEveryCarry() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(62);
+        for (int round = 0; round < 2_000; round++) {
+            long[] ids = new long[1 + random.nextInt(120)];
+            ids[0] = random.nextBoolean() ? random.nextLong(1_000) : random.nextLong(Long.MAX_VALUE - 1_000_000);
+            for (int i = 1; i < ids.length; i++) {
+                ids[i] = ids[i - 1] + (random.nextInt(10) == 0 ? 1 + random.nextInt(5_000) : 1);
+            }
+            StringBuilder expected = new StringBuilder("{\"name\":\"n\",\"ids\":[");
+            for (int i = 0; i < ids.length; i++) {
+                expected.append(i > 0 ? "," : "").append('"').append(ids[i]).append('"');
+            }
+            assertEquals(expected.append("]}").toString(),
+                    new String(new IdsBody("n").write(ids, false), StandardCharsets.US_ASCII));
+        }
+        assertEquals("{\"name\":\"n\",\"ids\":[\"8\",\"9\",\"10\",\"11\",\"99\",\"100\",\"101\"]}",
+                new String(new IdsBody("n").write(new long[] {8, 9, 10, 11, 99, 100, 101}, false),
+                        StandardCharsets.US_ASCII));
+    }
+
+    @Test
     void writesRadix62IdsAndEscapesTheName() {
         long[] ids = {0, Long.MAX_VALUE};
         String body = new String(new IdsBody("a\"b").write(ids, true), StandardCharsets.UTF_8);
