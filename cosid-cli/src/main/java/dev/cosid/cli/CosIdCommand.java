@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 @Command(name = "cosid", mixinStandardHelpOptions = true, version = "cosid 5.0.0-SNAPSHOT",
         description = "Unique 63-bit Snowflake ids from a leased time window on a slot.",
         subcommands = {GenerateCommand.class, DecodeCommand.class, LeasesCommand.class, SchemaCommand.class,
-                MigrateCommand.class, LeaderCommand.class, RolesCommand.class,
+                MigrateCommand.class, LeaderCommand.class, RolesCommand.class, ServeCommand.class,
                 CommandLine.HelpCommand.class})
 public final class CosIdCommand implements Runnable {
 

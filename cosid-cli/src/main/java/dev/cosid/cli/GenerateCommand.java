@@ -45,47 +45,14 @@ final class GenerateCommand implements Callable<Integer> {
     @Option(names = "--rate", paramLabel = "IDS_PER_SECOND", description = "at most this many ids a second")
     Long rate;
 
-    @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
-            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND or SAFE_JS_SECOND (default: ${DEFAULT-VALUE})")
-    String layoutName;
-
-    @Option(names = "--owner-key", paramLabel = "KEY", description = "this instance's identity (default host:pid)")
-    String ownerKey;
-
-    @Option(names = "--ttl", paramLabel = "D", converter = Durations.class, defaultValue = "30s",
-            description = "lease time to live (default: ${DEFAULT-VALUE})")
-    Duration ttl;
-
-    @Option(names = "--tolerance", paramLabel = "D", converter = Durations.class, defaultValue = "1s",
-            description = "how far past expiry a holder may issue; fixed per namespace (default: ${DEFAULT-VALUE})")
-    Duration tolerance;
-
-    @Option(names = "--static-slot", paramLabel = "N",
-            description = "use this slot, unique by deployment, with no store (cosid.machine.static.slot)")
-    Integer staticSlot;
-
-    @Option(names = "--state-file", paramLabel = "PATH",
-            description = "where a static slot keeps its ceiling across restarts (required with --static-slot)")
-    java.nio.file.Path stateFile;
-
-    @Option(names = "--ahead", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
-            description = "how far ahead a static slot's ceiling is written (default: ${DEFAULT-VALUE})")
-    Duration ahead;
-
-    @Option(names = "--not-before", paramLabel = "INSTANT",
-            description = "a static slot's floor while its state file does not exist, e.g. 2026-12-01T00:00:00Z")
-    java.time.Instant notBefore;
-
-    @Option(names = "--bits", paramLabel = "N", defaultValue = "10",
-            description = "slot bits of the namespace, at most the layout's (default: ${DEFAULT-VALUE})")
-    int bits;
+    @Mixin
+    RuntimeOptions runtimeOptions;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        IdLayout layout = IdLayout.preset(layoutName);
-        layout.requireSlotBits(bits);
+        IdLayout layout = runtimeOptions.layout();
         if (rate != null && rate < 1) {
             throw new IllegalArgumentException("rate " + rate + " is less than 1 id a second");
         }
@@ -98,29 +65,7 @@ final class GenerateCommand implements Callable<Integer> {
         long started = clock.monotonicNanos();
         long endNanos = amount != null && amount.duration != null ? started + amount.duration.toNanos() : Long.MAX_VALUE;
 
-        CosIdRuntime.Builder builder = CosIdRuntime.builder()
-                .namespace(storeOptions.namespace())
-                .ttl(ttl)
-                .tolerance(tolerance)
-                .bits(bits)
-                .listener(new StderrListener(err));
-        if (ownerKey != null) {
-            builder.ownerKey(ownerKey);
-        }
-        if (staticSlot != null) {
-            if (stateFile == null) {
-                throw new IllegalArgumentException("--static-slot needs --state-file: without it a clock set back "
-                        + "across a restart can repeat ids");
-            }
-            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead);
-            if (notBefore != null) {
-                builder.notBefore(notBefore);
-            }
-        } else if (stateFile != null || notBefore != null) {
-            throw new IllegalArgumentException("--state-file and --not-before need --static-slot");
-        } else {
-            builder.store(storeOptions.store);
-        }
+        CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, new StderrListener(err));
         CosIdRuntime runtime = start(builder, err, clock, endNanos);
         if (runtime == null) {
             return 0; // the duration ended while every slot was held
@@ -188,7 +133,7 @@ final class GenerateCommand implements Callable<Integer> {
     }
 
     /** Prints lease events to stderr. */
-    private static final class StderrListener implements CosIdListener {
+    static final class StderrListener implements CosIdListener {
         private final PrintWriter err;
 
         StderrListener(PrintWriter err) {

@@ -1,0 +1,84 @@
+package dev.cosid.cli;
+
+import dev.cosid.CosIdListener;
+import dev.cosid.CosIdRuntime;
+import dev.cosid.IdLayout;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/** The runtime options every command that issues ids shares: layout, owner, lease timing, static slot. */
+final class RuntimeOptions {
+
+    @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
+            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND or SAFE_JS_SECOND (default: ${DEFAULT-VALUE})")
+    String layoutName;
+
+    @Option(names = "--owner-key", paramLabel = "KEY", description = "this instance's identity (default host:pid)")
+    String ownerKey;
+
+    @Option(names = "--ttl", paramLabel = "D", converter = Durations.class, defaultValue = "30s",
+            description = "lease time to live (default: ${DEFAULT-VALUE})")
+    Duration ttl;
+
+    @Option(names = "--tolerance", paramLabel = "D", converter = Durations.class, defaultValue = "1s",
+            description = "how far past expiry a holder may issue; fixed per namespace (default: ${DEFAULT-VALUE})")
+    Duration tolerance;
+
+    @Option(names = "--static-slot", paramLabel = "N",
+            description = "use this slot, unique by deployment, with no store (cosid.machine.static.slot)")
+    Integer staticSlot;
+
+    @Option(names = "--state-file", paramLabel = "PATH",
+            description = "where a static slot keeps its ceiling across restarts (required with --static-slot)")
+    java.nio.file.Path stateFile;
+
+    @Option(names = "--ahead", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
+            description = "how far ahead a static slot's ceiling is written (default: ${DEFAULT-VALUE})")
+    Duration ahead;
+
+    @Option(names = "--not-before", paramLabel = "INSTANT",
+            description = "a static slot's floor while its state file does not exist, e.g. 2026-12-01T00:00:00Z")
+    java.time.Instant notBefore;
+
+    @Option(names = "--bits", paramLabel = "N", defaultValue = "10",
+            description = "slot bits of the namespace, at most the layout's (default: ${DEFAULT-VALUE})")
+    int bits;
+
+    /** Returns the layout, checked against the slot bits. */
+    IdLayout layout() {
+        IdLayout layout = IdLayout.preset(layoutName);
+        layout.requireSlotBits(bits);
+        return layout;
+    }
+
+    /**
+     * Returns a runtime builder with these options, the store's or the static slot's, checked before
+     * any store call.
+     */
+    CosIdRuntime.Builder builder(StoreOptions storeOptions, CosIdListener listener) {
+        CosIdRuntime.Builder builder = CosIdRuntime.builder()
+                .namespace(storeOptions.namespace())
+                .ttl(ttl)
+                .tolerance(tolerance)
+                .bits(bits)
+                .listener(listener);
+        if (ownerKey != null) {
+            builder.ownerKey(ownerKey);
+        }
+        if (staticSlot != null) {
+            if (stateFile == null) {
+                throw new IllegalArgumentException("--static-slot needs --state-file: without it a clock set back "
+                        + "across a restart can repeat ids");
+            }
+            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead);
+            if (notBefore != null) {
+                builder.notBefore(notBefore);
+            }
+        } else if (stateFile != null || notBefore != null) {
+            throw new IllegalArgumentException("--state-file and --not-before need --static-slot");
+        } else {
+            builder.store(storeOptions.store);
+        }
+        return builder;
+    }
+}

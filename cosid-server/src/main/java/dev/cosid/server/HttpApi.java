@@ -1,0 +1,463 @@
+package dev.cosid.server;
+
+import dev.cosid.CosIdRuntime;
+import dev.cosid.GeneratorStats;
+import dev.cosid.IdLayout;
+import dev.cosid.IdParts;
+import dev.cosid.IdStrings;
+import dev.cosid.IdUnavailableException;
+import dev.cosid.RuntimeStatus;
+import dev.cosid.SnowflakeId;
+import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotRecord;
+import dev.cosid.lease.SlotTable;
+import dev.cosid.time.Clock;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The routes of the id service, apart from the transport: a method, a URI and an
+ * {@code Authorization} header in, a {@link Response} out. Every refusal is a JSON error; nothing
+ * thrown here reaches a client as a stack trace.
+ */
+final class HttpApi {
+
+    private static final System.Logger LOG = System.getLogger(HttpApi.class.getName());
+    private static final Set<String> ISSUE_PARAMETERS = Set.of("count", "format");
+    private static final Set<String> DECODE_PARAMETERS = Set.of("format", "layout");
+    private static final Set<String> NONE = Set.of();
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final CosIdRuntime runtime;
+    private final IdLayout layout;
+    private final Map<String, SnowflakeId> generators;
+    private final Map<String, IdsBody> bodies;
+    private final String defaultName;
+    private final BearerToken token;
+    private final PrometheusMeterRegistry registry;
+    private final RateHistory history;
+    private final Clock clock;
+    private final byte[] page;
+
+    HttpApi(CosIdRuntime runtime, IdLayout layout, List<String> names, BearerToken token,
+            PrometheusMeterRegistry registry, RateHistory history, Clock clock) {
+        this.runtime = runtime;
+        this.layout = layout;
+        this.token = token;
+        this.registry = registry;
+        this.history = history;
+        this.clock = clock;
+        Map<String, SnowflakeId> byName = new LinkedHashMap<>();
+        Map<String, IdsBody> bodies = new LinkedHashMap<>();
+        for (String name : names) {
+            byName.put(name, runtime.snowflake(name, layout));
+            bodies.put(name, new IdsBody(name));
+        }
+        this.generators = Map.copyOf(byName);
+        this.bodies = Map.copyOf(bodies);
+        this.defaultName = names.get(0);
+        this.page = resource("status.html");
+    }
+
+    /** Reports whether a request may wait on I/O (a store read), so it must not run on an event loop. */
+    boolean blocking(String uri) {
+        return uri.startsWith("/v1/slots");
+    }
+
+    /** Answers one request; never throws. */
+    Response handle(String method, String uri, String authorization) {
+        try {
+            return route(method, uri, authorization);
+        } catch (ApiError e) {
+            return Response.error(e);
+        } catch (RuntimeException | Error e) {
+            LOG.log(System.Logger.Level.ERROR, "cosid server: " + method + " " + uri + " failed", e);
+            return Response.error(new ApiError(500, "internal", "internal error; the server's log has the details"));
+        }
+    }
+
+    private Response route(String method, String uri, String authorization) {
+        QueryStringDecoder query;
+        String path;
+        try {
+            query = new QueryStringDecoder(uri);
+            path = query.path();
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "bad_request", "the request target '" + printable(uri) + "' does not parse: "
+                    + e.getMessage());
+        }
+        if (path.equals("/")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            return new Response(200, "text/html; charset=utf-8", page, Map.of());
+        }
+        if (path.equals("/health")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            return health();
+        }
+        authorize(authorization);
+        if (path.equals("/metrics")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            return Response.text(200, PROMETHEUS_TEXT, registry.scrape());
+        }
+        if (path.equals("/v1/ids") || path.startsWith("/v1/ids/")) {
+            allow(method, "GET", "POST");
+            Map<String, String> parameters = parameters(query, ISSUE_PARAMETERS);
+            String name = path.equals("/v1/ids") ? defaultName : path.substring("/v1/ids/".length());
+            return issue(name, count(parameters), idFormat(parameters));
+        }
+        if (path.startsWith("/v1/decode/")) {
+            allow(method, "GET");
+            return decode(path.substring("/v1/decode/".length()), parameters(query, DECODE_PARAMETERS));
+        }
+        if (path.equals("/v1/status")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            return status();
+        }
+        if (path.equals("/v1/slots")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            return slots();
+        }
+        // cosid-proxy-server's IdController: GET /ids[/{name}] answers a JSON number,
+        // GET /ids/as-string[/{name}] the id as plain text
+        if (path.equals("/ids/as-string") || path.startsWith("/ids/as-string/")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            String name = path.equals("/ids/as-string") ? defaultName : path.substring("/ids/as-string/".length());
+            return Response.text(200, "text/plain; charset=utf-8", Long.toString(one(name)));
+        }
+        if (path.equals("/ids") || path.startsWith("/ids/")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            String name = path.equals("/ids") ? defaultName : path.substring("/ids/".length());
+            return Response.json(200, Long.toString(one(name)));
+        }
+        throw new ApiError(404, "not_found", "no endpoint at '" + printable(path) + "'; see /v1/status, /v1/ids, "
+                + "/v1/decode/{id}, /v1/slots, /ids, /health, /metrics");
+    }
+
+    private void authorize(String authorization) {
+        if (token != null && !token.matches(authorization)) {
+            throw new ApiError(401, "unauthorized", authorization == null
+                    ? "this endpoint needs the header 'Authorization: Bearer TOKEN'"
+                    : "the bearer token is wrong", Map.of("WWW-Authenticate", "Bearer realm=\"cosid\""));
+        }
+    }
+
+    private static void allow(String method, String... allowed) {
+        for (String m : allowed) {
+            if (m.equals(method)) {
+                return;
+            }
+        }
+        String list = String.join(", ", allowed);
+        throw new ApiError(405, "method_not_allowed", "method " + printable(method) + " is not allowed here; use "
+                + list, Map.of("Allow", list));
+    }
+
+    private static Map<String, String> parameters(QueryStringDecoder query, Set<String> allowed) {
+        Map<String, List<String>> given;
+        try {
+            given = query.parameters();
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "bad_request", "the query string does not parse: " + printable(e.getMessage()));
+        }
+        if (given.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, String> single = new LinkedHashMap<>();
+        for (Map.Entry<String, List<String>> entry : given.entrySet()) {
+            String name = entry.getKey();
+            if (!allowed.contains(name)) {
+                throw new ApiError(400, "unknown_parameter", "unknown parameter '" + printable(name) + "'; "
+                        + (allowed.isEmpty() ? "this endpoint takes none" : "this endpoint takes "
+                        + String.join(", ", allowed.stream().sorted().toList())));
+            }
+            if (entry.getValue().size() != 1) {
+                throw new ApiError(400, "repeated_parameter", "parameter '" + name + "' is given "
+                        + entry.getValue().size() + " times");
+            }
+            single.put(name, entry.getValue().get(0));
+        }
+        return single;
+    }
+
+    private static int count(Map<String, String> parameters) {
+        String text = parameters.get("count");
+        if (text == null) {
+            return 1;
+        }
+        if (text.isEmpty() || text.length() > 9 || !digitsOnly(text)) {
+            throw new ApiError(400, "bad_count", "count '" + printable(text) + "' is not a whole number from 1 to "
+                    + CosIdServer.MAX_COUNT);
+        }
+        int count = Integer.parseInt(text);
+        if (count < 1 || count > CosIdServer.MAX_COUNT) {
+            throw new ApiError(400, "count_out_of_range", "count " + count + " is outside 1.." + CosIdServer.MAX_COUNT);
+        }
+        return count;
+    }
+
+    private static boolean idFormat(Map<String, String> parameters) {
+        String format = parameters.getOrDefault("format", "decimal");
+        return switch (format) {
+            case "decimal" -> false;
+            case "radix62" -> true;
+            default -> throw new ApiError(400, "bad_format", "format '" + printable(format)
+                    + "' is neither decimal nor radix62");
+        };
+    }
+
+    private SnowflakeId generator(String name) {
+        SnowflakeId generator = generators.get(name);
+        if (generator == null) {
+            throw new ApiError(404, "unknown_id_space", "id space '" + printable(name) + "' is not served here; "
+                    + "served: " + String.join(", ", generators.keySet().stream().sorted().toList()));
+        }
+        return generator;
+    }
+
+    private Response issue(String name, int count, boolean radix62) {
+        SnowflakeId generator = generator(name);
+        long[] ids = issue(generator, count);
+        return new Response(200, Response.JSON, bodies.get(name).write(ids, radix62), Map.of());
+    }
+
+    private long one(String name) {
+        return issue(generator(name), 1)[0];
+    }
+
+    /**
+     * Issues ids, or answers 503 at once while no window covers now: the event loop never waits for a
+     * renewal, and the generator's own check stays the one that keeps ids unique.
+     */
+    private long[] issue(SnowflakeId generator, int count) {
+        SlotLease lease = runtime.lease();
+        long now = clock.nowMillis();
+        long unit = layout.unitOf(now);
+        if (layout.startOf(unit) <= lease.floor() || layout.endOf(unit) > lease.ceiling()) {
+            RuntimeStatus status = runtime.status();
+            String problem = status.problem();
+            throw unavailable(problem.isEmpty() ? "the window (" + lease.floor() + ", " + lease.ceiling()
+                    + "] of slot " + lease.slot() + " does not hold the current " + layout.unitMillis() + " ms unit"
+                    : problem);
+        }
+        try {
+            return count == 1 ? new long[] {generator.nextId()} : generator.nextIds(count);
+        } catch (IdUnavailableException e) {
+            throw unavailable(e.getMessage());
+        }
+    }
+
+    private static ApiError unavailable(String message) {
+        return new ApiError(503, "unavailable", message, Map.of("Retry-After", "1"));
+    }
+
+    private Response decode(String text, Map<String, String> parameters) {
+        IdLayout decodeLayout = layout;
+        String layoutName = parameters.get("layout");
+        if (layoutName != null) {
+            try {
+                decodeLayout = IdLayout.preset(layoutName);
+            } catch (IllegalArgumentException e) {
+                throw new ApiError(400, "bad_layout", printable(e.getMessage()));
+            }
+        }
+        long id;
+        if (idFormat(parameters)) {
+            try {
+                id = IdStrings.parseRadix62(text);
+            } catch (IllegalArgumentException e) {
+                throw new ApiError(400, "bad_id", printable(e.getMessage()));
+            }
+        } else {
+            if (text.isEmpty() || text.length() > 19 || !digitsOnly(text)) {
+                throw new ApiError(400, "bad_id", "'" + printable(text) + "' is not a decimal id (0 to "
+                        + Long.MAX_VALUE + ")");
+            }
+            try {
+                id = Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                throw new ApiError(400, "bad_id", "id " + text + " is out of range: ids are at most " + Long.MAX_VALUE);
+            }
+        }
+        IdParts parts;
+        try {
+            parts = decodeLayout.parse(id);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "bad_id", e.getMessage());
+        }
+        String json = new Json(256).begin()
+                .field("id", Long.toString(id))
+                .field("radix62", IdStrings.toRadix62(id))
+                .field("layout", layoutName(decodeLayout))
+                .field("timestampMillis", parts.timestampMillis())
+                .field("time", Instant.ofEpochMilli(parts.timestampMillis()).toString())
+                .field("slot", parts.slot())
+                .field("sequence", parts.sequence())
+                .field("friendly", decodeLayout.friendly(id))
+                .end().toString();
+        return Response.json(200, json);
+    }
+
+    private Response health() {
+        RuntimeStatus status = runtime.status();
+        Json json = new Json(160).begin()
+                .field("status", status.canIssue() ? "UP" : "DOWN")
+                .field("namespace", status.namespace())
+                .field("slot", status.lease().slot())
+                .field("fence", status.lease().fence());
+        if (status.canIssue()) {
+            json.field("windowRemainingMillis", status.windowRemainingMillis());
+        } else {
+            json.field("problem", status.problem());
+        }
+        return Response.json(status.canIssue() ? 200 : 503, json.end().toString());
+    }
+
+    private Response status() {
+        RuntimeStatus status = runtime.status();
+        SlotLease lease = status.lease();
+        Json json = new Json(1024 + history.rates().length * 12).begin()
+                .field("namespace", status.namespace())
+                .field("ownerKey", status.owner().key())
+                .field("incarnation", status.owner().incarnation().toString())
+                .field("state", status.state().name())
+                .field("canIssue", status.canIssue())
+                .field("problem", status.problem())
+                .field("staticSlot", status.staticSlot())
+                .field("layout", layoutName(layout))
+                .field("slot", lease.slot())
+                .field("slotLimit", runtime.slotLimit())
+                .field("fence", lease.fence())
+                .field("floor", lease.floor())
+                .field("ceiling", lease.ceiling())
+                .field("expiresAt", lease.expiresAt())
+                .field("storeNow", lease.storeNow())
+                .field("localNow", status.localNow())
+                .field("windowRemainingMillis", status.windowRemainingMillis())
+                .field("nextStepAt", status.nextStepAt())
+                .field("nextStepInMillis", status.nextStepAt() < 0 ? -1 : status.nextStepAt() - status.localNow())
+                .field("clockSkewMillis", status.clockSkewMillis())
+                .field("lastAcquireMillis", status.lastAcquireMillis())
+                .field("renewals", status.renewals())
+                .field("renewalFailures", status.renewalFailures())
+                .field("leasesLost", status.leasesLost());
+        long issued = 0;
+        json.beginArray("generators");
+        for (SnowflakeId generator : runtime.generators()) {
+            GeneratorStats stats = generator.stats();
+            issued += stats.issued();
+            json.beginObject(null).field("name", stats.name()).field("layout", layoutName(stats.layout()))
+                    .field("issued", stats.issued()).field("refused", stats.refusedTotal())
+                    .field("lastIssuedMillis", stats.lastIssuedMillis()).end();
+        }
+        json.endArray().field("issued", issued);
+        json.beginObject("rate").field("stepMillis", 1000).field("untilMillis", history.untilMillis())
+                .beginArray("idsPerSecond");
+        for (double rate : history.rates()) {
+            json.element(Math.round(rate * 10) / 10.0);
+        }
+        json.endArray().end();
+        return Response.json(200, json.end().toString());
+    }
+
+    private Response slots() {
+        SlotTable table;
+        try {
+            table = runtime.slotTable();
+        } catch (LeaseStoreException e) {
+            throw unavailable("cannot read the slot table: " + e.getMessage());
+        }
+        Owner self = runtime.owner();
+        Json json = new Json(256 + table.slots().size() * 256).begin()
+                .field("namespace", table.namespace())
+                .field("storeNow", table.storeNow())
+                .field("slotLimit", runtime.slotLimit())
+                .field("selfSlot", runtime.lease().slot())
+                .beginArray("slots");
+        for (SlotRecord record : table.slots()) {
+            boolean free = record.freeAt(table.storeNow());
+            json.beginObject(null).field("slot", record.slot());
+            if (record.owner() == null) {
+                json.nullField("ownerKey").nullField("incarnation");
+            } else {
+                json.field("ownerKey", record.owner().key())
+                        .field("incarnation", record.owner().incarnation().toString());
+            }
+            json.field("lastOwnerKey", record.lastOwnerKey())
+                    .field("state", record.owner() == null ? "free" : free ? "expired" : "held")
+                    .field("self", self.equals(record.owner()))
+                    .field("fence", record.fence())
+                    .field("expiresAt", record.expiresAt())
+                    .field("expiresInMillis", record.expiresAt() - table.storeNow())
+                    .field("floor", record.floor())
+                    .field("ceiling", record.ceiling())
+                    .field("nextFloor", record.nextFloor())
+                    .end();
+        }
+        return Response.json(200, json.endArray().end().toString());
+    }
+
+    private static String layoutName(IdLayout layout) {
+        if (layout.equals(IdLayout.MILLISECOND)) {
+            return "MILLISECOND";
+        }
+        if (layout.equals(IdLayout.SECOND)) {
+            return "SECOND";
+        }
+        if (layout.equals(IdLayout.SAFE_JS_MILLISECOND)) {
+            return "SAFE_JS_MILLISECOND";
+        }
+        if (layout.equals(IdLayout.SAFE_JS_SECOND)) {
+            return "SAFE_JS_SECOND";
+        }
+        return layout.toString();
+    }
+
+    private static boolean digitsOnly(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Keeps a client's text short and free of control characters before it goes into a message. */
+    private static String printable(String text) {
+        if (text == null) {
+            return "";
+        }
+        String shown = text.length() > 80 ? text.substring(0, 80) + "..." : text;
+        StringBuilder b = new StringBuilder(shown.length());
+        shown.codePoints().forEach(c -> b.appendCodePoint(Character.isISOControl(c) ? '?' : c));
+        return b.toString();
+    }
+
+    private static byte[] resource(String name) {
+        try (InputStream in = HttpApi.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks dev/cosid/server/" + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
