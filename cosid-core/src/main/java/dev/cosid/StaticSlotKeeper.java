@@ -102,7 +102,8 @@ final class StaticSlotKeeper extends SlotKeeper {
             } catch (RuntimeException e) {
                 failures++;
                 renewalFailures++;
-                logFailure("cannot move the ceiling of static slot " + slot + " of namespace '" + namespace + "'", e);
+                logFailure("cannot move the ceiling of static slot " + slot + " of namespace '" + namespace + "'", e,
+                        failures == 1);
                 listener.onRenewalFailed(e, failures);
                 long backoff = Math.min(FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20), Math.max(1, aheadMillis / 4));
                 schedule(Duration.ofMillis(backoff));
@@ -110,12 +111,17 @@ final class StaticSlotKeeper extends SlotKeeper {
         }
     }
 
-    /** A state file that cannot be written is expected (a full disk); anything else gets its stack trace. */
-    private void logFailure(String what, RuntimeException e) {
-        if (e instanceof StateFileException) {
+    /**
+     * A state file that cannot be written is expected (a full disk): one warning line for the first failure
+     * of a run, the retries at debug. Anything else gets its stack trace.
+     */
+    private void logFailure(String what, RuntimeException e, boolean first) {
+        if (!(e instanceof StateFileException)) {
+            LOG.error(what, e);
+        } else if (first) {
             LOG.warn("{}: {}", what, e.getMessage());
         } else {
-            LOG.error(what, e);
+            LOG.debug("{} (again): {}", what, e.getMessage());
         }
     }
 
@@ -132,7 +138,7 @@ final class StaticSlotKeeper extends SlotKeeper {
             persist(Math.max(lease.floor(), Math.min(lastIssuedMillis, lease.ceiling())));
         } catch (RuntimeException e) {
             logFailure("cannot write the last issued millisecond of static slot " + slot + " of namespace '"
-                    + namespace + "'; the ceiling on disk stays, which is safe", e);
+                    + namespace + "'; the ceiling on disk stays, which is safe", e, true);
         }
     }
 }

@@ -41,7 +41,7 @@ public final class LeaseStores {
             "redis://", "cosid-redis", "rediss://", "cosid-redis", "zookeeper://", "cosid-zookeeper");
     /** A parameter whose name says it holds a secret, in {@code ?a=b&c=d}, {@code ;a=b} and {@code (a=b)} forms. */
     private static final Pattern SECRET_PARAMETER = Pattern.compile(
-            "(?i)([?&;(,]\\s*[\\w.\\-]*(?:password|passwd|pwd|secret|token)[\\w.\\-]*\\s*=)([^&;)]*)");
+            "(?i)([?&;(,]\\s*[\\w.\\-]*(?:password|passwd|pwd|secret|token)[\\w.\\-]*\\s*=)([^&;)\\s]*)");
     /** A user info inside a message: {@code //user:password@} up to the last {@code @} before a space or slash. */
     private static final Pattern USER_INFO_IN_TEXT = Pattern.compile("//([^\\s/]*)@");
     /** Secrets shorter than this are masked where the URL syntax shows them, but not searched for in free text. */
