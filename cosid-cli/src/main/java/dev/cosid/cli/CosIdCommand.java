@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
  *
  * <p>Every command ends with status 0 on success, 2 for bad input and 1 for a failure, and reports an
  * error in one line on stderr, with the secrets of any store URL masked. Standard output is written in
- * whole lines and checked: a full disk or a closed pipe ends the command with status 1.
+ * whole lines and checked: a full disk ends the command with status 1 and one line; a closed pipe ends
+ * it quietly with status 141, like a Unix filter that gets SIGPIPE.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -36,6 +37,9 @@ public final class CosIdCommand implements Runnable {
     static final String DEFAULT_STORE = "sqlite:~/.cosid/cosid.db";
     /** The namespace every command uses unless {@code --namespace} says otherwise. */
     static final String DEFAULT_NAMESPACE = "default";
+
+    /** The status of a command whose reader closed the pipe: 128 + SIGPIPE, as for any Unix filter. */
+    static final int BROKEN_PIPE = 141;
 
     /** Set by the shutdown path (SIGTERM): a command stops quietly instead of reporting its closed runtime. */
     static volatile boolean stopping;
@@ -74,7 +78,7 @@ public final class CosIdCommand implements Runnable {
      * @param args the arguments
      * @param out where results go
      * @param err where errors and lease events go
-     * @return the exit status: 0 success, 1 failure, 2 bad usage
+     * @return the exit status: 0 success, 1 failure, 2 bad usage, 141 the output's reader went away
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         return run(args, Output.of(out), err);
@@ -116,8 +120,13 @@ public final class CosIdCommand implements Runnable {
             // remembered as the output's failure
         }
         if (output.failure().isPresent() && !stopping) {
-            err.println(name(commandLine, args) + ": cannot write the output: " + oneLine(output.failure().get()));
-            status = status == 2 ? 2 : 1;
+            if (Output.brokenPipe(output.failure().get())) {
+                // the reader went away (| head): end quietly with the status of a filter killed by SIGPIPE
+                status = BROKEN_PIPE;
+            } else {
+                err.println(name(commandLine, args) + ": cannot write the output: " + oneLine(output.failure().get()));
+                status = status == 2 ? 2 : 1;
+            }
         }
         err.flush();
         return status;

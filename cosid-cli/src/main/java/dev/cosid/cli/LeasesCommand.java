@@ -18,7 +18,7 @@ import picocli.CommandLine.Mixin;
                 + "floor.", "Instants are the store's milliseconds, then ISO-8601 in UTC."})
 final class LeasesCommand implements Callable<Integer> {
 
-    private static final String ROW = "%-5s %-40s %6s %-18s %-38s %-38s %-38s%n";
+    private static final String ROW = "%-5s %-40s %6s %-18s %-40s %-40s %s%n";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -43,16 +43,11 @@ final class LeasesCommand implements Callable<Integer> {
                 String expires = slot.owner() == null ? "-"
                         : slot.expiresAt() > now ? Durations.format(slot.expiresAt() - now)
                         : "expired " + Durations.format(now - slot.expiresAt()) + " ago";
-                out.printf(Locale.ROOT, ROW, slot.slot(), owner, slot.fence(), expires, both(slot.floor()),
-                        both(slot.ceiling()), both(slot.nextFloor()));
+                out.printf(Locale.ROOT, ROW, slot.slot(), owner, slot.fence(), expires, Times.of(slot.floor()),
+                        Times.of(slot.ceiling()), Times.of(slot.nextFloor()));
             }
             out.flush();
         }
         return 0;
-    }
-
-    /** {@code 1796238129443 2026-12-03T10:22:09.443Z}: the stored milliseconds, then ISO-8601 in UTC. */
-    private static String both(long epochMillis) {
-        return epochMillis + " " + Times.iso(epochMillis);
     }
 }

@@ -14,8 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Standard output that loses nothing silently: it writes whole lines only, remembers the first write
- * failure (a full disk, a closed pipe) and refuses every later write, so a command ends with one line
- * saying why instead of exiting 0 with part of its output.
+ * failure (a full disk, a closed pipe) and refuses every later write, so a command ends at once instead
+ * of exiting 0 with part of its output.
  *
  * <p>Lines are buffered and written in batches that end with a line break. When the disk fills up in
  * the middle of a batch, the part of the last line that reached a regular file is cut off again, so the
@@ -136,6 +136,11 @@ final class Output extends Writer {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /** Whether a write failed because the reading end of a pipe was closed (EPIPE). */
+    static boolean brokenPipe(IOException failure) {
+        return "Broken pipe".equals(failure.getMessage());
     }
 
     /** The first write failure, if any. */

@@ -241,7 +241,7 @@ class CommandLineTest {
         assertTrue(clock.find(), leases.lines().get(0));
         assertEquals(Instant.ofEpochMilli(Long.parseLong(clock.group(1))), Instant.parse(clock.group(2)));
         String row = leases.lines().get(2);
-        Matcher times = Pattern.compile("(\\d+) (\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z)").matcher(row);
+        Matcher times = Pattern.compile("(\\d+) \\((\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z)\\)").matcher(row);
         int found = 0;
         while (times.find()) {
             assertEquals(Instant.ofEpochMilli(Long.parseLong(times.group(1))), Instant.parse(times.group(2)), row);
