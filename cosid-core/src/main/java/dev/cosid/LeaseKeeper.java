@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one runtime's slot lease: acquires it, renews it every {@code ttl/3}, retries failures with
@@ -32,7 +34,7 @@ import java.util.OptionalInt;
  */
 public final class LeaseKeeper extends SlotKeeper {
 
-    private static final System.Logger LOG = System.getLogger(LeaseKeeper.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     /** Rounds of read-then-try before a crowd of racing runtimes counts as a failed attempt. */
     private static final int RACE_ROUNDS = 8;
@@ -79,6 +81,7 @@ public final class LeaseKeeper extends SlotKeeper {
                 synchronized (lock) {
                     lastAcquireMillis = (clock.monotonicNanos() - started) / 1_000_000;
                     bind(attempt.lease.get());
+                    LOG.info("acquired {} in {} ms", attempt.lease.get(), lastAcquireMillis);
                     listener.onSlotAcquired(attempt.lease.get(), Duration.ofMillis(lastAcquireMillis));
                     schedule(renewInterval);
                 }
@@ -111,10 +114,29 @@ public final class LeaseKeeper extends SlotKeeper {
             } catch (RuntimeException e) {
                 failures++;
                 renewalFailures++;
-                LOG.log(System.Logger.Level.WARNING, "lease keeper step failed for namespace '" + namespace + "'", e);
+                Duration wait = backoff();
+                logFailure(e, wait);
                 listener.onRenewalFailed(e, failures);
-                schedule(backoff());
+                schedule(wait);
             }
+        }
+    }
+
+    /**
+     * A store that fails is expected: one warning line for the first failure of a run, the retries at
+     * debug. Anything else is a bug somewhere and gets its stack trace.
+     */
+    private void logFailure(RuntimeException e, Duration wait) {
+        String doing = binding.state == Binding.State.LOST ? "acquiring a slot of namespace '" + namespace + "'"
+                : "renewing slot " + binding.lease.slot() + " of namespace '" + namespace + "'";
+        if (!(e instanceof LeaseStoreException)) {
+            LOG.error("{} failed unexpectedly (attempt {}); retrying in {} ms", doing, failures, wait.toMillis(), e);
+        } else if (failures == 1) {
+            LOG.warn("{} failed: {}; retrying with back-off up to {} ms while the window lasts", doing, e.getMessage(),
+                    maxBackoff.toMillis());
+        } else {
+            LOG.debug("{} failed again (attempt {}): {}; retrying in {} ms", doing, failures, e.getMessage(),
+                    wait.toMillis());
         }
     }
 
@@ -122,6 +144,10 @@ public final class LeaseKeeper extends SlotKeeper {
         SlotLease current = binding.lease;
         Optional<SlotLease> renewed = store.renew(current, terms);
         if (renewed.isPresent()) {
+            if (failures > 0) {
+                LOG.info("renewed slot {} of namespace '{}' after {} failed attempts", current.slot(), namespace,
+                        failures);
+            }
             failures = 0;
             renewals++;
             bind(renewed.get());
@@ -132,7 +158,7 @@ public final class LeaseKeeper extends SlotKeeper {
         // the fence or the incarnation no longer match: stop issuing before anything else
         binding = new Binding(current, Binding.State.LOST);
         leasesLost++;
-        LOG.log(System.Logger.Level.WARNING, "lost the lease: " + current);
+        LOG.warn("lost the lease: {}; its generators refuse ids until a new slot is bound", current);
         listener.onSlotLost(current);
         schedule(Duration.ZERO);
     }
@@ -141,6 +167,7 @@ public final class LeaseKeeper extends SlotKeeper {
         long started = clock.monotonicNanos();
         Attempt attempt = tryAcquire();
         if (attempt.lease.isPresent()) {
+            LOG.info("acquired {} after the loss", attempt.lease.get());
             failures = 0;
             lastAcquireMillis = (clock.monotonicNanos() - started) / 1_000_000;
             bind(attempt.lease.get());
@@ -224,10 +251,12 @@ public final class LeaseKeeper extends SlotKeeper {
     void giveBack(SlotLease lease, long lastIssuedMillis) {
         try {
             if (!store.release(lease, lastIssuedMillis)) {
-                LOG.log(System.Logger.Level.WARNING, "the lease was already gone at release: " + lease);
+                LOG.info("the lease was already gone at release: {}", lease);
             }
+        } catch (LeaseStoreException e) {
+            LOG.warn("cannot release {}: {}; the slot frees up at its expiry", lease, e.getMessage());
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "release failed; the slot frees up at its expiry: " + lease, e);
+            LOG.error("cannot release {}; the slot frees up at its expiry", lease, e);
         }
     }
 

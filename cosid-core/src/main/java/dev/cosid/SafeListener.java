@@ -3,11 +3,13 @@ package dev.cosid;
 import dev.cosid.lease.SlotLease;
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Wraps a listener so that a callback that throws is logged and ignored. */
 final class SafeListener implements CosIdListener {
 
-    private static final System.Logger LOG = System.getLogger(SafeListener.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(SafeListener.class);
 
     private final CosIdListener delegate;
 
@@ -22,7 +24,8 @@ final class SafeListener implements CosIdListener {
             if (e instanceof VirtualMachineError) {
                 throw e;
             }
-            LOG.log(System.Logger.Level.WARNING, "CosIdListener." + event + " threw; ignored", e);
+            // a listener that throws is a bug in the application: its stack trace is what helps fix it
+            LOG.warn("CosIdListener.{} threw; ignored", event, e);
         }
     }
 

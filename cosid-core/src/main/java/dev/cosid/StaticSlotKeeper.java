@@ -7,6 +7,8 @@ import dev.cosid.time.Scheduler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the window of a static slot, which the deployment guarantees to be unique, with no store:
@@ -17,7 +19,7 @@ import java.util.Optional;
  */
 final class StaticSlotKeeper extends SlotKeeper {
 
-    private static final System.Logger LOG = System.getLogger(StaticSlotKeeper.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(StaticSlotKeeper.class);
     private static final long FIRST_BACKOFF_MILLIS = 100;
 
     private final String namespace;
@@ -47,9 +49,8 @@ final class StaticSlotKeeper extends SlotKeeper {
     void start(Duration acquireTimeout) {
         long floor = notBefore;
         if (stateFile == null) {
-            LOG.log(System.Logger.Level.WARNING, "static slot " + slot + " of namespace '" + namespace
-                    + "' has no state file: a clock set back across a restart can repeat ids. Set "
-                    + "cosid.machine.static.state-file in production");
+            LOG.warn("static slot {} of namespace '{}' has no state file: a clock set back across a restart can "
+                    + "repeat ids. Set cosid.machine.static.state-file in production", slot, namespace);
         } else {
             Optional<StateFile.State> state = StateFile.read(stateFile);
             if (state.isPresent()) {
@@ -101,11 +102,26 @@ final class StaticSlotKeeper extends SlotKeeper {
             } catch (RuntimeException e) {
                 failures++;
                 renewalFailures++;
-                LOG.log(System.Logger.Level.WARNING, "cannot move the ceiling of static slot " + slot, e);
+                logFailure("cannot move the ceiling of static slot " + slot + " of namespace '" + namespace + "'", e,
+                        failures == 1);
                 listener.onRenewalFailed(e, failures);
                 long backoff = Math.min(FIRST_BACKOFF_MILLIS << Math.min(failures - 1, 20), Math.max(1, aheadMillis / 4));
                 schedule(Duration.ofMillis(backoff));
             }
+        }
+    }
+
+    /**
+     * A state file that cannot be written is expected (a full disk): one warning line for the first failure
+     * of a run, the retries at debug. Anything else gets its stack trace.
+     */
+    private void logFailure(String what, RuntimeException e, boolean first) {
+        if (!(e instanceof StateFileException)) {
+            LOG.error(what, e);
+        } else if (first) {
+            LOG.warn("{}: {}", what, e.getMessage());
+        } else {
+            LOG.debug("{} (again): {}", what, e.getMessage());
         }
     }
 
@@ -121,8 +137,8 @@ final class StaticSlotKeeper extends SlotKeeper {
         try {
             persist(Math.max(lease.floor(), Math.min(lastIssuedMillis, lease.ceiling())));
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "cannot write the last issued millisecond of static slot " + slot
-                    + "; the ceiling on disk stays, which is safe", e);
+            logFailure("cannot write the last issued millisecond of static slot " + slot + " of namespace '"
+                    + namespace + "'; the ceiling on disk stays, which is safe", e, true);
         }
     }
 }

@@ -1,13 +1,23 @@
 package dev.cosid.cli;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code ./cosid} command: generate, decode and inspect lease-safe Snowflake ids.
+ *
+ * <p>Every command ends with status 0 on success, 2 for bad input and 1 for a failure, and reports an
+ * error in one line on stderr, with the secrets of any store URL masked. Standard output is written in
+ * whole lines and checked: a full disk ends the command with status 1 and one line; a closed pipe ends
+ * it quietly with status 141, like a Unix filter that gets SIGPIPE.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -28,12 +38,21 @@ public final class CosIdCommand implements Runnable {
     /** The namespace every command uses unless {@code --namespace} says otherwise. */
     static final String DEFAULT_NAMESPACE = "default";
 
+    /** The status of a command whose reader closed the pipe: 128 + SIGPIPE, as for any Unix filter. */
+    static final int BROKEN_PIPE = 141;
+
+    /** Set by the shutdown path (SIGTERM): a command stops quietly instead of reporting its closed runtime. */
+    static volatile boolean stopping;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Standard output of this run, which the commands print to. */
+    Output output;
+
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: generate, decode, leases, schema, migrate, leader or roles");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: " + commands(spec));
     }
 
     /**
@@ -42,7 +61,15 @@ public final class CosIdCommand implements Runnable {
      * @param args the arguments
      */
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        @SuppressWarnings("resource") // standard output stays open until the JVM ends
+        Output output = Output.of(new FileOutputStream(FileDescriptor.out).getChannel());
+        Thread seal = new Thread(() -> {
+            stopping = true;
+            output.seal();
+        }, "cosid-output");
+        Runtime.getRuntime().addShutdownHook(seal);
+        int status = run(args, output, System.err);
+        System.exit(status);
     }
 
     /**
@@ -51,26 +78,110 @@ public final class CosIdCommand implements Runnable {
      * @param args the arguments
      * @param out where results go
      * @param err where errors and lease events go
-     * @return the exit status: 0 success, 1 failure, 2 bad usage
+     * @return the exit status: 0 success, 1 failure, 2 bad usage, 141 the output's reader went away
      */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        CommandLine commandLine = new CommandLine(new CosIdCommand());
-        commandLine.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
-        commandLine.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        return run(args, Output.of(out), err);
+    }
+
+    static int run(String[] args, Output output, PrintStream errStream) {
+        CosIdCommand root = new CosIdCommand();
+        root.output = output;
+        CommandLine commandLine = new CommandLine(root);
+        PrintWriter out = new PrintWriter(output, false);
+        PrintWriter err = new PrintWriter(new MaskedLines(errStream, urls(args)), true);
+        commandLine.setOut(out);
+        commandLine.setErr(err);
         commandLine.setParameterExceptionHandler((e, arguments) -> {
-            e.getCommandLine().getErr().println("cosid " + e.getCommandLine().getCommandName() + ": " + e.getMessage()
-                    + " (see --help)");
+            e.getCommandLine().getErr().println(name(e.getCommandLine()) + ": " + oneLine(e) + " (see --help)");
             return 2;
         });
         commandLine.setExecutionExceptionHandler((e, parsed, result) -> {
-            parsed.getErr().println("cosid " + parsed.getCommandName() + ": " + oneLine(e));
+            if (stopping || output.failure().isPresent()) {
+                // the shutdown path closed what the command used, or the output failed and is reported below
+                return 1;
+            }
+            parsed.getErr().println(name(parsed) + ": " + oneLine(e));
             return e instanceof IllegalArgumentException ? 2 : 1;
         });
-        return commandLine.execute(args);
+        int status;
+        String unknown = unknownCommand(commandLine, args);
+        if (unknown != null) {
+            err.println("cosid: unknown command '" + unknown + "'; commands: " + commands(commandLine.getCommandSpec())
+                    + " (see --help)");
+            status = 2;
+        } else {
+            status = commandLine.execute(args);
+        }
+        out.flush();
+        try {
+            output.finish();
+        } catch (IOException ignored) {
+            // remembered as the output's failure
+        }
+        if (output.failure().isPresent() && !stopping) {
+            if (Output.brokenPipe(output.failure().get())) {
+                // the reader went away (| head): end quietly with the status of a filter killed by SIGPIPE
+                status = BROKEN_PIPE;
+            } else {
+                err.println(name(commandLine, args) + ": cannot write the output: " + oneLine(output.failure().get()));
+                status = status == 2 ? 2 : 1;
+            }
+        }
+        err.flush();
+        return status;
+    }
+
+    /** The first argument when it is neither an option nor a command. */
+    private static String unknownCommand(CommandLine commandLine, String[] args) {
+        if (args.length == 0 || args[0].startsWith("-")) {
+            return null;
+        }
+        return commandLine.getSubcommands().containsKey(args[0]) ? null : args[0];
+    }
+
+    private static String commands(CommandLine.Model.CommandSpec spec) {
+        List<String> names = new ArrayList<>(spec.subcommands().keySet());
+        names.remove("help");
+        return String.join(", ", names);
+    }
+
+    /** {@code cosid generate} for a command, {@code cosid} for the top level. */
+    private static String name(CommandLine commandLine) {
+        return commandLine.getCommandSpec().qualifiedName(" ");
+    }
+
+    private static String name(CommandLine commandLine, String[] args) {
+        return args.length > 0 && commandLine.getSubcommands().containsKey(args[0]) ? "cosid " + args[0] : "cosid";
+    }
+
+    /** The values of options that take a store URL, and anything shaped like one, whose secrets stderr masks. */
+    private static List<String> urls(String[] args) {
+        List<String> urls = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            int equals = arg.indexOf('=');
+            String option = arg.startsWith("--") ? (equals < 0 ? arg : arg.substring(0, equals)) : null;
+            if (option != null && takesUrl(option)) {
+                if (equals >= 0) {
+                    urls.add(arg.substring(equals + 1));
+                } else if (i + 1 < args.length) {
+                    urls.add(args[i + 1]);
+                }
+            } else if (arg.contains("://") || arg.toLowerCase(Locale.ROOT).startsWith("jdbc:")) {
+                urls.add(equals >= 0 && arg.startsWith("-") ? arg.substring(equals + 1) : arg);
+            }
+        }
+        return urls;
+    }
+
+    private static boolean takesUrl(String option) {
+        return option.contains("store") || option.contains("jdbc") || option.contains("redis")
+                || option.contains("url");
     }
 
     private static String oneLine(Throwable e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return message.replace('\n', ' ');
+        return message.replace('\n', ' ').replace('\r', ' ');
     }
 }

@@ -8,7 +8,9 @@ import dev.cosid.SlotsExhaustedException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -23,6 +25,8 @@ import picocli.CommandLine.Option;
 final class GenerateCommand implements Callable<Integer> {
 
     private static final long REPORT_EVERY_NANOS = 1_000_000_000L;
+    /** The most ids {@code --rate} lets through at once to make up for a late wake-up: 10 ms worth. */
+    private static final long RATE_BURST_NANOS = 10_000_000L;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -34,7 +38,7 @@ final class GenerateCommand implements Callable<Integer> {
     Amount amount;
 
     static final class Amount {
-        @Option(names = "--count", paramLabel = "N", description = "how many ids to print (default 1)")
+        @Option(names = "--count", paramLabel = "N", description = "how many ids to print, at least 1 (default 1)")
         Long count;
 
         @Option(names = "--duration", paramLabel = "D", converter = Durations.class,
@@ -50,17 +54,18 @@ final class GenerateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Output out = ((CosIdCommand) spec.root().userObject()).output;
         IdLayout layout = runtimeOptions.layout();
         if (rate != null && rate < 1) {
             throw new IllegalArgumentException("rate " + rate + " is less than 1 id a second");
         }
+        if (amount != null && amount.count != null && amount.count < 1) {
+            throw new IllegalArgumentException("count " + amount.count + " is less than 1");
+        }
+        runtimeOptions.refuseConflicts(spec.commandLine().getParseResult());
         long count = amount == null || amount.count == null ? (amount == null || amount.duration == null ? 1 : -1)
                 : amount.count;
-        if (amount != null && amount.count != null && count < 0) {
-            throw new IllegalArgumentException("count " + count + " is negative");
-        }
         Clock clock = Clock.system();
         long started = clock.monotonicNanos();
         long endNanos = amount != null && amount.duration != null ? started + amount.duration.toNanos() : Long.MAX_VALUE;
@@ -74,15 +79,15 @@ final class GenerateCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(closer);
         try (runtime) {
             SnowflakeId ids = runtime.snowflake("cli", layout);
+            Pace pace = rate == null ? null : new Pace(rate, clock.monotonicNanos());
             long printed = 0;
             long lastReport = 0;
-            while ((count < 0 || printed < count) && clock.monotonicNanos() < endNanos) {
-                if (rate != null) {
-                    long due = started + printed * 1_000_000_000L / rate;
-                    long ahead = due - clock.monotonicNanos();
-                    if (ahead > 0) {
-                        out.flush();
-                        clock.park(Math.min(ahead, endNanos - clock.monotonicNanos()));
+            while ((count < 0 || printed < count) && clock.monotonicNanos() < endNanos && !CosIdCommand.stopping) {
+                if (pace != null) {
+                    long wait = pace.waitNanos(clock.monotonicNanos());
+                    if (wait > 0) {
+                        out.flush(); // whole lines reach a reader while this run waits
+                        clock.park(Math.min(wait, endNanos - clock.monotonicNanos()));
                         continue;
                     }
                 }
@@ -90,6 +95,9 @@ final class GenerateCommand implements Callable<Integer> {
                 try {
                     id = ids.nextId();
                 } catch (IdUnavailableException e) {
+                    if (CosIdCommand.stopping) {
+                        break;
+                    }
                     if (count >= 0 && amount != null && amount.duration == null) {
                         throw e;
                     }
@@ -100,11 +108,14 @@ final class GenerateCommand implements Callable<Integer> {
                     }
                     continue;
                 }
-                out.print(id);
-                out.print('\n');
+                out.write(id + "\n");
                 printed++;
+                if (pace != null) {
+                    pace.issued();
+                }
             }
-            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // the output failed: CosIdCommand reports it in one line
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(closer);
@@ -113,6 +124,37 @@ final class GenerateCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /**
+     * Paces ids to a rate. A run that falls behind (waiting for a slot, a pause) forgets the debt
+     * beyond {@link #RATE_BURST_NANOS} instead of making it up in a burst, so no second holds more
+     * than the rate plus 1 %.
+     */
+    private static final class Pace {
+        private final double nanosPerId;
+        private long base;
+        private long sinceBase;
+
+        Pace(long rate, long now) {
+            this.nanosPerId = 1e9 / rate;
+            this.base = now;
+        }
+
+        /** How long to wait before the next id may be issued; 0 when it may be issued now. */
+        long waitNanos(long now) {
+            long due = base + (long) (sinceBase * nanosPerId);
+            if (now - due > RATE_BURST_NANOS) {
+                base = now - RATE_BURST_NANOS;
+                sinceBase = 0;
+                due = base;
+            }
+            return Math.max(0, due - now);
+        }
+
+        void issued() {
+            sinceBase++;
+        }
     }
 
     private CosIdRuntime start(CosIdRuntime.Builder builder, PrintWriter err, Clock clock, long endNanos) {
@@ -132,7 +174,7 @@ final class GenerateCommand implements Callable<Integer> {
         }
     }
 
-    /** Prints lease events to stderr. */
+    /** Prints lease events to stderr, each instant in milliseconds and ISO-8601. */
     static final class StderrListener implements CosIdListener {
         private final PrintWriter err;
 
@@ -142,7 +184,7 @@ final class GenerateCommand implements Callable<Integer> {
 
         @Override
         public void onSlotAcquired(SlotLease lease) {
-            err.println("cosid: acquired " + lease);
+            err.println("cosid: acquired " + Times.lease(lease));
         }
 
         @Override
@@ -152,7 +194,7 @@ final class GenerateCommand implements Callable<Integer> {
 
         @Override
         public void onSlotLost(SlotLease lease) {
-            err.println("cosid: lost " + lease + "; acquiring another slot");
+            err.println("cosid: lost " + Times.lease(lease) + "; acquiring another slot");
         }
 
         @Override
@@ -168,7 +210,7 @@ final class GenerateCommand implements Callable<Integer> {
 
         @Override
         public void onExhausted(long earliestExpiry) {
-            err.println("cosid: every slot is held; the earliest lease expires at " + earliestExpiry);
+            err.println("cosid: every slot is held; the earliest lease expires at " + Times.of(earliestExpiry));
         }
     }
 }

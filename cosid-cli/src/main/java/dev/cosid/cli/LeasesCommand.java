@@ -14,10 +14,11 @@ import picocli.CommandLine.Mixin;
 
 /** {@code ./cosid leases}: prints the slot table of a namespace. */
 @Command(name = "leases", mixinStandardHelpOptions = true,
-        description = "Prints every slot record of a namespace: slot, owner, fence, expires in, floor, ceiling, next floor.")
+        description = {"Prints every slot record of a namespace: slot, owner, fence, expires in, floor, ceiling, next "
+                + "floor.", "Instants are the store's milliseconds, then ISO-8601 in UTC."})
 final class LeasesCommand implements Callable<Integer> {
 
-    private static final String ROW = "%-5s %-40s %6s %-18s %15s %15s %15s%n";
+    private static final String ROW = "%-5s %-40s %6s %-18s %-40s %-40s %s%n";
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,15 +36,15 @@ final class LeasesCommand implements Callable<Integer> {
             SlotTable table = store.read(namespace);
             long now = table.storeNow();
             out.println("namespace '" + namespace + "' in " + store.describe() + ": " + record + ", store clock "
-                    + now);
+                    + Times.of(now));
             out.printf(Locale.ROOT, ROW, "SLOT", "OWNER", "FENCE", "EXPIRES IN", "FLOOR", "CEILING", "NEXT FLOOR");
             for (SlotRecord slot : table.slots()) {
                 String owner = slot.owner() == null ? "(free, last " + slot.lastOwnerKey() + ")" : slot.owner().key();
                 String expires = slot.owner() == null ? "-"
                         : slot.expiresAt() > now ? Durations.format(slot.expiresAt() - now)
                         : "expired " + Durations.format(now - slot.expiresAt()) + " ago";
-                out.printf(Locale.ROOT, ROW, slot.slot(), owner, slot.fence(), expires, slot.floor(), slot.ceiling(),
-                        slot.nextFloor());
+                out.printf(Locale.ROOT, ROW, slot.slot(), owner, slot.fence(), expires, Times.of(slot.floor()),
+                        Times.of(slot.ceiling()), Times.of(slot.nextFloor()));
             }
             out.flush();
         }

@@ -4,6 +4,7 @@ import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import java.time.Duration;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** The runtime options every command that issues ids shares: layout, owner, lease timing, static slot. */
@@ -40,15 +41,39 @@ final class RuntimeOptions {
             description = "a static slot's floor while its state file does not exist, e.g. 2026-12-01T00:00:00Z")
     java.time.Instant notBefore;
 
-    @Option(names = "--bits", paramLabel = "N", defaultValue = "10",
-            description = "slot bits of the namespace, at most the layout's (default: ${DEFAULT-VALUE})")
-    int bits;
+    @Option(names = "--bits", paramLabel = "N",
+            description = "slot bits of the namespace, at most the layout's (default: 10, or the layout's slot "
+                    + "bits when fewer: 3 for the SAFE_JS layouts)")
+    Integer bits;
 
     /** Returns the layout, checked against the slot bits. */
     IdLayout layout() {
         IdLayout layout = IdLayout.preset(layoutName);
-        layout.requireSlotBits(bits);
+        layout.requireSlotBits(slotBits(layout));
         return layout;
+    }
+
+    /** Returns the slot bits: as given, or 10 capped at the layout's slot bits. */
+    int slotBits(IdLayout layout) {
+        return bits != null ? bits : Math.min(10, layout.slotBits());
+    }
+
+    /** Refuses options that mean nothing together rather than silently ignoring one. */
+    void refuseConflicts(CommandLine.ParseResult parsed) {
+        if (staticSlot != null) {
+            for (String option : new String[] {"--store", "--ttl", "--tolerance"}) {
+                if (parsed.hasMatchedOption(option)) {
+                    throw new IllegalArgumentException(option + " cannot be used with --static-slot, which uses no "
+                            + "store: its window comes from --state-file");
+                }
+            }
+        } else {
+            for (String option : new String[] {"--state-file", "--not-before", "--ahead"}) {
+                if (parsed.hasMatchedOption(option)) {
+                    throw new IllegalArgumentException(option + " needs --static-slot");
+                }
+            }
+        }
     }
 
     /**
@@ -60,7 +85,7 @@ final class RuntimeOptions {
                 .namespace(storeOptions.namespace())
                 .ttl(ttl)
                 .tolerance(tolerance)
-                .bits(bits)
+                .bits(slotBits(IdLayout.preset(layoutName)))
                 .listener(listener);
         if (ownerKey != null) {
             builder.ownerKey(ownerKey);
@@ -74,8 +99,6 @@ final class RuntimeOptions {
             if (notBefore != null) {
                 builder.notBefore(notBefore);
             }
-        } else if (stateFile != null || notBefore != null) {
-            throw new IllegalArgumentException("--state-file and --not-before need --static-slot");
         } else {
             builder.store(storeOptions.store);
         }

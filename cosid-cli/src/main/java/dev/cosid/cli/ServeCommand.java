@@ -84,6 +84,7 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         // every check that needs no store runs first, so bad input changes nothing
         IdLayout layout = runtimeOptions.layout();
+        runtimeOptions.refuseConflicts(spec.commandLine().getParseResult());
         Optional<BearerToken> token = BearerToken.resolve(tokenFile, System.getenv());
         if ((tlsCert == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together");

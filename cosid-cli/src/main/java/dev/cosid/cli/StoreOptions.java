@@ -8,7 +8,8 @@ final class StoreOptions {
 
     @Option(names = "--store", paramLabel = "URL",
             description = "the lease store: sqlite:PATH, jdbc:postgresql:..., jdbc:mariadb:..., jdbc:h2:..., "
-                    + "redis://HOST:PORT, zookeeper://HOST:PORT, memory: (default: ${DEFAULT-VALUE})",
+                    + "redis://HOST:PORT, zookeeper://HOST:PORT[/chroot], memory: (default: ${DEFAULT-VALUE}); "
+                    + "messages show it with its password masked",
             defaultValue = CosIdCommand.DEFAULT_STORE)
     String store;
 

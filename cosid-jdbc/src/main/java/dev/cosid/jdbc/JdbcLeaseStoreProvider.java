@@ -6,6 +6,8 @@ import dev.cosid.lease.LeaseStoreProvider;
 import dev.cosid.lease.LeaseStores;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +30,9 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     static final long CONNECT_TIMEOUT_MILLIS = 5_000;
     /** The longest one statement may wait for the server's answer. */
     static final long SOCKET_TIMEOUT_MILLIS = 10_000;
+    /** {@code jdbc:driver://user[:password]@host...}: the user info ends at the last '@' before the path. */
+    private static final Pattern USER_INFO = Pattern.compile("(jdbc:[a-z0-9]+://)([^:/@]*)(?::([^/]*))?@([^@/]*(?:/.*)?)",
+            Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern CREATE_SCHEMA = Pattern.compile("([?&;])createSchema=(true|false)(&?)",
             Pattern.CASE_INSENSITIVE);
 
@@ -62,7 +67,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             }
         }
         String description = LeaseStores.redact(url);
-        HikariDataSource pool = pool(jdbcUrl, description);
+        HikariDataSource pool = pool(jdbcUrl, description, url);
         try {
             return new JdbcLeaseStore(pool, dialect, description, createSchema, pool);
         } catch (RuntimeException e) {
@@ -71,8 +76,18 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         }
     }
 
-    private static HikariDataSource pool(String jdbcUrl, String description) {
+    private static HikariDataSource pool(String jdbcUrl, String description, String url) {
         HikariConfig config = new HikariConfig();
+        Matcher userInfo = USER_INFO.matcher(jdbcUrl);
+        if (userInfo.matches()) {
+            // the drivers read no user:password@ in a URL (MariaDB takes it for the host and echoes the password
+            // in its error): hand them over as the connection's user and password instead
+            jdbcUrl = userInfo.group(1) + userInfo.group(4);
+            config.setUsername(decode(userInfo.group(2)));
+            if (userInfo.group(3) != null) {
+                config.setPassword(decode(userInfo.group(3)));
+            }
+        }
         config.setJdbcUrl(jdbcUrl);
         config.setPoolName("cosid");
         config.setMaximumPoolSize(4);
@@ -92,8 +107,12 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         } catch (RuntimeException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new LeaseStoreException("cannot reach " + description + " within " + CONNECT_TIMEOUT_MILLIS
-                    + " ms: " + LeaseStores.redact(String.valueOf(cause.getMessage())), e);
+                    + " ms: " + LeaseStores.mask(LeaseStores.redact(String.valueOf(cause.getMessage())), url), e);
         }
+    }
+
+    private static String decode(String text) {
+        return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     private static LeaseStore sqlite(String path, String url) {

@@ -48,10 +48,19 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     private final String description;
     private final NamespaceLimits limits = new NamespaceLimits();
 
-    ZooKeeperLeaseStore(String connectString, String description) {
+    /**
+     * Connects.
+     *
+     * @param connectString the servers, {@code host:port[,host:port...]}, without a chroot
+     * @param chroot the path every znode lives under, such as {@code myapp}, created if missing; or {@code null}
+     * @param description the URL with its secrets masked, for messages
+     */
+    ZooKeeperLeaseStore(String connectString, String chroot, String description) {
         this.description = description;
+        // Curator's namespace, unlike a chroot in the connect string, creates the path on first use
         this.client = CuratorFrameworkFactory.builder()
                 .connectString(connectString)
+                .namespace(chroot)
                 .connectionTimeoutMs(CONNECT_TIMEOUT_MILLIS)
                 .sessionTimeoutMs(10_000)
                 .retryPolicy(new RetryNTimes(2, 200))
