@@ -134,7 +134,7 @@ final class CosIdRuntimeFactory {
                     runtime.snowflake(layout.getKey(), layout.getValue());
                 } catch (IllegalArgumentException e) {
                     throw new CosIdConfigurationException("cosid.generators." + layout.getKey() + ".layout",
-                            layout.getValue().toString(), e.getMessage(), "Give generator '" + layout.getKey()
+                            describe(properties.getGenerators().get(layout.getKey())), e.getMessage(), "Give generator '" + layout.getKey()
                             + "' at least cosid.bits (" + properties.getBits() + ") slot bits, or lower cosid.bits.", e);
                 }
             }
@@ -289,6 +289,10 @@ final class CosIdRuntimeFactory {
     }
 
     private static String describe(CosIdProperties.Generator generator) {
+        if (generator.getEpoch() == null && generator.getUnit() == null && generator.getTimestampBits() == null
+                && generator.getSlotBits() == null && generator.getSequenceBits() == null) {
+            return generator.getLayout();
+        }
         return generator.getLayout() + " with epoch " + generator.getEpoch() + ", unit " + generator.getUnit()
                 + ", timestamp-bits " + generator.getTimestampBits() + ", slot-bits " + generator.getSlotBits()
                 + ", sequence-bits " + generator.getSequenceBits();
