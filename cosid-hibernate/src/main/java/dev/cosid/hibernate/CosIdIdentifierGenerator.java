@@ -10,6 +10,7 @@ import java.util.EnumSet;
 import java.util.Map;
 import org.hibernate.engine.config.spi.ConfigurationService;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
+import org.hibernate.generator.AnnotationBasedGenerator;
 import org.hibernate.generator.BeforeExecutionGenerator;
 import org.hibernate.generator.EventType;
 import org.hibernate.generator.EventTypeSets;
@@ -27,21 +28,26 @@ import org.hibernate.generator.GeneratorCreationContext;
  * @Id @CosIdGenerated("order") private Long id;   // Hibernate creates this generator for it
  * }</pre>
  */
-public final class CosIdIdentifierGenerator implements BeforeExecutionGenerator {
+public final class CosIdIdentifierGenerator implements BeforeExecutionGenerator, AnnotationBasedGenerator<CosIdGenerated> {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient SnowflakeId ids;
+    private transient SnowflakeId ids;
+
+    /** Creates the generator; Hibernate then calls {@link #initialize}, in ORM 6.6 and 7 alike. */
+    public CosIdIdentifierGenerator() {
+    }
 
     /**
-     * Creates the generator of one entity id; Hibernate calls this.
+     * Binds the generator of one entity id; Hibernate calls this once, when it builds the session factory.
      *
      * @param config the annotation on the id
      * @param member the id field or getter
      * @param context where the settings are
      * @throws IllegalArgumentException when the id is not a {@code long}, the runtime is missing, or the layout is unknown
      */
-    public CosIdIdentifierGenerator(CosIdGenerated config, Member member, GeneratorCreationContext context) {
+    @Override
+    public void initialize(CosIdGenerated config, Member member, GeneratorCreationContext context) {
         String where = member.getDeclaringClass().getName() + "." + member.getName();
         Class<?> type = member instanceof Field field ? field.getType()
                 : member instanceof Method method ? method.getReturnType() : Object.class;
@@ -78,6 +84,9 @@ public final class CosIdIdentifierGenerator implements BeforeExecutionGenerator 
     @Override
     public Object generate(SharedSessionContractImplementor session, Object owner, Object currentValue,
                            EventType eventType) {
+        if (ids == null) {
+            throw new IllegalStateException("this CosId generator was never initialized by Hibernate");
+        }
         return ids.nextId();
     }
 
