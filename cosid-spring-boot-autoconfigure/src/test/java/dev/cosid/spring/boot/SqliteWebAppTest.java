@@ -131,7 +131,7 @@ class SqliteWebAppTest {
     @Test
     void metersReadBackThroughMicrometerAndThePrometheusScrapeWithTheValuesTheTestCaused() {
         String[] props = {"cosid.namespace=meters", "cosid.store=sqlite:" + dir.resolve("cosid.db"),
-                "cosid.owner-key=m:1", "cosid.ttl=900ms", "cosid.max-wait=0ms",
+                "cosid.owner-key=m:1", "cosid.ttl=3s", "cosid.max-wait=0ms",
                 // two ids a second at most, so a third within the second is refused at once
                 "cosid.generators.tiny.layout=SECOND", "cosid.generators.tiny.sequence-bits=1"};
         try (ConfigurableApplicationContext app = Apps.start(IdsApplication.class, props)) {
@@ -140,7 +140,8 @@ class SqliteWebAppTest {
             }
             int issued = 0;
             int refused = 0;
-            for (int i = 0; i < 12 && refused == 0; i++) {
+            // a loaded machine may take long per request: ask until three land within one second
+            for (int i = 0; i < 300 && refused == 0; i++) {
                 HttpResponse<String> response = Apps.get(Apps.base(app) + "/ids/tiny");
                 if (response.statusCode() == 200) {
                     issued++;
@@ -151,8 +152,9 @@ class SqliteWebAppTest {
                 }
             }
             assertEquals(1, refused, "a third id within one second is refused");
+            assertTrue(issued >= 2);
             CosIdRuntime runtime = app.getBean(CosIdRuntime.class);
-            dev.cosid.testkit.Await.until(() -> runtime.status().renewals() >= 1, java.time.Duration.ofSeconds(10),
+            dev.cosid.testkit.Await.until(() -> runtime.status().renewals() >= 1, java.time.Duration.ofSeconds(20),
                     "a renewal");
 
             MeterRegistry registry = app.getBean(MeterRegistry.class);
