@@ -174,7 +174,14 @@ public class CosIdProperties {
         return jackson;
     }
 
-    /** {@code cosid.machine.*}: slots the deployment guarantees. */
+    /**
+     * {@code cosid.machine.*}: slots the deployment guarantees.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * Integer slot = properties.getMachine().getStatic().getSlot();
+     * }</pre>
+     */
     public static class Machine {
 
         /** A slot that is unique by deployment (a fixed number per host, a StatefulSet ordinal): no store. */
@@ -185,7 +192,15 @@ public class CosIdProperties {
         }
     }
 
-    /** {@code cosid.machine.static.*}, exactly as CosId's design writes them. */
+    /**
+     * {@code cosid.machine.static.*}, exactly as CosId's design writes them.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.machine.static.slot: ${POD_ORDINAL}
+     * cosid.machine.static.state-file: /var/lib/cosid/state
+     * }</pre>
+     */
     public static class Static {
 
         /** The slot, below 2^bits; setting it skips the store. */
@@ -236,7 +251,15 @@ public class CosIdProperties {
         }
     }
 
-    /** {@code cosid.generators.NAME.*}: one id space and its layout. */
+    /**
+     * {@code cosid.generators.NAME.*}: one id space and its layout.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.generators.batch.layout: SECOND
+     * cosid.generators.batch.sequence-bits: 20
+     * }</pre>
+     */
     public static class Generator {
 
         /**
@@ -309,7 +332,14 @@ public class CosIdProperties {
         }
     }
 
-    /** {@code cosid.jackson.*}: ids in JSON. */
+    /**
+     * {@code cosid.jackson.*}: ids in JSON.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.jackson.longs: decimal
+     * }</pre>
+     */
     public static class Jackson {
 
         /** Whether to register the CosId Jackson module, which honours @IdAsString on fields. */
@@ -335,7 +365,14 @@ public class CosIdProperties {
         }
     }
 
-    /** How every long appears in JSON. */
+    /**
+     * How every long appears in JSON.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.jackson.longs: radix62    // 15L is written "0000000000F"
+     * }</pre>
+     */
     public enum LongFormat {
         /** A JSON number, as Jackson writes it: exact in Java, rounded above 2^53 by JavaScript. */
         NUMBER,

@@ -39,6 +39,11 @@ public class SampleApplication {
     /**
      * One issued id: as a decimal string (exact in a browser) and as its radix-62 text.
      *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * {"generator":"order","id":"918610180118151168","text":"15Mhkc7n0MS"}
+     * }</pre>
+     *
      * @param generator the id space
      * @param id the id
      * @param text the same id in radix 62
@@ -46,7 +51,14 @@ public class SampleApplication {
     public record IssuedId(String generator, @IdAsString long id, @IdAsString(IdFormat.RADIX62) long text) {
     }
 
-    /** Serves ids. */
+    /**
+     * Serves ids.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * GET /ids/order    -> 200 {"generator":"order",...}, or 503 {"reason":"CEILING",...}
+     * }</pre>
+     */
     @RestController
     public static class Ids {
         private final CosIdGenerators generators;
