@@ -243,6 +243,13 @@ class CosIdPropertiesTest {
     }
 
     @Test
+    void springBootFindsTheFailureAnalyzer() {
+        assertThat(org.springframework.core.io.support.SpringFactoriesLoader.forDefaultResourceLocation()
+                .load(org.springframework.boot.diagnostics.FailureAnalyzer.class))
+                .anyMatch(analyzer -> analyzer instanceof CosIdFailureAnalyzer);
+    }
+
+    @Test
     void aMissingStoreAndAStoreBesideAStaticSlotAreRefused() {
         runner.run(context -> {
             FailureAnalysis analysis = new CosIdFailureAnalyzer().analyze(context.getStartupFailure());
