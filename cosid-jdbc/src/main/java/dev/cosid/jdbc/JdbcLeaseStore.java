@@ -2,6 +2,7 @@ package dev.cosid.jdbc;
 
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
@@ -87,6 +88,43 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     public static JdbcLeaseStore sqlite(java.nio.file.Path file) {
         return SqliteDataSources.open(file);
+    }
+
+    /**
+     * Creates a store over an application's data source (a connection pool it owns and closes), with the
+     * dialect its database names, creating the tables if they are missing. SQLite, PostgreSQL,
+     * MariaDB/MySQL and H2 are known.
+     *
+     * @param dataSource the application's connections
+     * @return the store; closing it leaves the data source open
+     * @throws LeaseStoreException when the database cannot be reached or is of another kind
+     */
+    public static JdbcLeaseStore on(DataSource dataSource) {
+        Objects.requireNonNull(dataSource, "dataSource");
+        String product;
+        String url;
+        try (Connection connection = dataSource.getConnection()) {
+            java.sql.DatabaseMetaData meta = connection.getMetaData();
+            product = meta.getDatabaseProductName();
+            url = String.valueOf(meta.getURL());
+        } catch (SQLException e) {
+            throw new LeaseStoreException("cannot reach the data source " + dataSource + ": " + e.getMessage(), e);
+        }
+        String kind = product == null ? "" : product.toLowerCase(java.util.Locale.ROOT);
+        JdbcDialect dialect;
+        if (kind.contains("sqlite")) {
+            dialect = JdbcDialect.SQLITE;
+        } else if (kind.contains("postgresql")) {
+            dialect = JdbcDialect.POSTGRESQL;
+        } else if (kind.contains("mariadb") || kind.contains("mysql")) {
+            dialect = JdbcDialect.MARIADB;
+        } else if (kind.equals("h2")) {
+            dialect = JdbcDialect.H2;
+        } else {
+            throw new LeaseStoreException("the data source's database '" + product + "' (" + LeaseStores.redact(url)
+                    + ") has no CosId dialect; known: SQLite, PostgreSQL, MariaDB, MySQL, H2");
+        }
+        return new JdbcLeaseStore(dataSource, dialect, LeaseStores.redact(url), true);
     }
 
     /** Returns the dialect. */

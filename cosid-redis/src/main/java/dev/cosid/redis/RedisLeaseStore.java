@@ -70,6 +70,37 @@ public final class RedisLeaseStore implements LeaseStore {
         this.commands = connection.sync();
     }
 
+    private RedisLeaseStore(RedisClient shared, String description) {
+        this.description = description;
+        this.waitReplicas = 0;
+        this.waitTimeoutMillis = 0;
+        this.client = null;
+        try {
+            this.connection = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
+        } catch (RedisException e) {
+            throw new LeaseStoreException("cannot reach " + description + ": "
+                    + LeaseStores.redact(String.valueOf(e.getMessage())), e);
+        }
+        // the application's client may wait a minute for a command; a keeper must fail in time and retry
+        connection.setTimeout(TIMEOUT);
+        this.commands = connection.sync();
+    }
+
+    /**
+     * Opens a store on its own connection from a client the application owns and configured (such as
+     * the one behind Spring Data Redis), to the client's default address. Closing the store closes that
+     * connection only, never the client.
+     *
+     * @param client a client created with a default {@link RedisURI}
+     * @param description the address for messages, without a password
+     * @return the store, owned by the caller
+     * @throws LeaseStoreException when the connection cannot be opened
+     */
+    public static RedisLeaseStore on(RedisClient client, String description) {
+        return new RedisLeaseStore(java.util.Objects.requireNonNull(client, "client"),
+                java.util.Objects.requireNonNull(description, "description"));
+    }
+
     private static String namespaceKey(String namespace) {
         return "cosid:{" + namespace + "}:namespace";
     }
@@ -193,7 +224,9 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public void close() {
         connection.close();
-        client.shutdown(Duration.ZERO, TIMEOUT);
+        if (client != null) {
+            client.shutdown(Duration.ZERO, TIMEOUT);
+        }
     }
 
     @Override
