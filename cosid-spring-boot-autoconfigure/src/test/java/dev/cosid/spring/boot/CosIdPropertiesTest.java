@@ -215,7 +215,7 @@ class CosIdPropertiesTest {
         "cosid.preferred-slot|1024|cosid.preferred-slot = '1024': the slot lies outside 0..1023",
         "cosid.cold-start-guard|maybe|cosid.cold-start-guard = 'maybe' is not true or false",
         "cosid.namespace|bad name!|cosid.namespace = 'bad name!'",
-        "cosid.store|ftp://ids|cosid.store = 'ftp://ids': no store on the class path takes this URL",
+        "cosid.store|ftp://ids|cosid.store = 'ftp:...': no store on the class path takes this URL",
         "cosid.store|redis://127.0.0.1:1|the CosId runtime of namespace 'cosid' (redis://127.0.0.1:1) did not start: cannot reach redis://127.0.0.1:1",
         "cosid.store|datasource|cosid.store = 'datasource': the application has no DataSource bean",
         "cosid.store|redis|cosid.store = 'redis': the application has no Lettuce connection factory",
