@@ -49,6 +49,11 @@ class WindowCheckTest {
         @Override
         void giveBack(SlotLease lease, long lastIssuedMillis) {
         }
+
+        @Override
+        dev.cosid.lease.LayoutRecord registerLayout(String name, dev.cosid.lease.LayoutRecord proposed) {
+            return proposed;
+        }
     }
 
     private final HandKeeper binding = new HandKeeper();

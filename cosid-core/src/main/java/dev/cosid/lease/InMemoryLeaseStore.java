@@ -27,6 +27,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
     private final Clock clock;
     private final Map<String, NamespaceRecord> namespaces = new HashMap<>();
     private final Map<String, TreeMap<Integer, SlotRecord>> slots = new HashMap<>();
+    private final Map<String, Map<String, LayoutRecord>> layouts = new HashMap<>();
 
     /** Creates a store on the system clock. */
     public InMemoryLeaseStore() {
@@ -51,6 +52,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public synchronized Optional<NamespaceRecord> namespace(String namespace) {
         return Optional.ofNullable(namespaces.get(Namespaces.require(namespace)));
+    }
+
+    @Override
+    public synchronized LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+        Objects.requireNonNull(proposed, "proposed");
+        return layouts.computeIfAbsent(namespace, ns -> new HashMap<>()).computeIfAbsent(name, n -> proposed);
     }
 
     @Override
