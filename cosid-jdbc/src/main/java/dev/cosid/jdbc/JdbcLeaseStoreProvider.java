@@ -64,7 +64,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         String description = LeaseStores.redact(url);
         HikariDataSource pool = pool(jdbcUrl, description);
         try {
-            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool);
+            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null);
         } catch (RuntimeException e) {
             pool.close();
             throw e;

@@ -17,4 +17,23 @@ class RedisLeaseStoreContractTest extends LeaseStoreContract {
     protected LeaseStore createStore() {
         return LeaseStores.open(SERVER.server().url());
     }
+
+    private static void redis(java.util.function.Consumer<io.lettuce.core.api.sync.RedisCommands<String, String>> work) {
+        io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient.create(SERVER.server().url());
+        try (io.lettuce.core.api.StatefulRedisConnection<String, String> connection = client.connect()) {
+            work.accept(connection.sync());
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    @Override
+    protected void deleteNamespaceRecord(String namespace) {
+        redis(commands -> commands.del("cosid:{" + namespace + "}:namespace"));
+    }
+
+    @Override
+    protected void deleteSlotRecord(String namespace, int slot) {
+        redis(commands -> commands.hdel("cosid:{" + namespace + "}:slots", Integer.toString(slot)));
+    }
 }
