@@ -4,6 +4,7 @@ import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
+import dev.cosid.Limits;
 import dev.cosid.SlotsExhaustedException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.SlotLease;
@@ -76,6 +77,16 @@ final class GenerateCommand implements Callable<Integer> {
             description = "a static slot's floor while its state file does not exist, e.g. 2026-12-01T00:00:00Z")
     java.time.Instant notBefore;
 
+    @Option(names = "--allow-future-not-before",
+            description = "accept a --not-before more than a day past the clock (no id is issued before it)")
+    boolean allowFutureNotBefore;
+
+    @Option(names = "--cold-start-guard",
+            description = "a slot record created where none existed starts past now + ttl + tolerance, so a store "
+                    + "that lost its data never hands out a window an earlier holder may still use; costs one wait of "
+                    + "ttl + tolerance per newly created slot record (docs/stores.md)")
+    boolean coldStartGuard;
+
     @Option(names = "--bits", paramLabel = "N", defaultValue = "10",
             description = "slot bits of the namespace, at most the layout's (default: ${DEFAULT-VALUE})")
     int bits;
@@ -112,14 +123,23 @@ final class GenerateCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--static-slot needs --state-file: without it a clock set back "
                         + "across a restart can repeat ids");
             }
-            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead);
+            if (coldStartGuard) {
+                throw new IllegalArgumentException("--cold-start-guard guards a store; a static slot has none");
+            }
+            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead).allowFutureNotBefore(allowFutureNotBefore);
             if (notBefore != null) {
                 builder.notBefore(notBefore);
             }
-        } else if (stateFile != null || notBefore != null) {
-            throw new IllegalArgumentException("--state-file and --not-before need --static-slot");
+        } else if (stateFile != null || notBefore != null || allowFutureNotBefore) {
+            throw new IllegalArgumentException("--state-file, --not-before and --allow-future-not-before need "
+                    + "--static-slot");
         } else {
-            builder.store(storeOptions.store);
+            builder.store(storeOptions.store).coldStartGuard(coldStartGuard);
+            if (coldStartGuard && ttl != null && tolerance != null) {
+                // a new slot record's first id waits out ttl + tolerance once: let nextId wait that long
+                Duration wait = ttl.plus(tolerance).plusSeconds(1);
+                builder.maxWait(wait.compareTo(Limits.MAX_WAIT_MAX) > 0 ? Limits.MAX_WAIT_MAX : wait);
+            }
         }
         CosIdRuntime runtime = start(builder, err, clock, endNanos);
         if (runtime == null) {

@@ -28,4 +28,9 @@ class MariaDbLeaseStoreContractTest extends LeaseStoreContract {
     protected void deleteSlotRecord(String namespace, int slot) throws SQLException {
         Sql.deleteSlot(SERVER.server().jdbcUrl(), namespace, slot);
     }
+
+    @org.junit.jupiter.api.Test
+    void aDatabaseOfThePreviousReleaseKeepsItsRecordsAndGainsTheLayoutTable() throws Exception {
+        PreviousRelease.keepsWorking(SERVER.server().jdbcUrl(), SERVER.server().jdbcUrl(), "&");
+    }
 }
