@@ -112,7 +112,7 @@ class CommandLineTest {
     @Test
     void aNamespaceRegisteredWithOtherBitsIsRefusedNamingBoth() {
         assertEquals(0, run("generate", "--store", sqlite(), "--bits", "4").status());
-        assertOneLineError(run("generate", "--store", sqlite(), "--bits", "5"), 1,
+        assertOneLineError(run("generate", "--store", sqlite(), "--bits", "5"), 2,
                 "holds 16 slots and tolerance 1000 ms; this runtime asks for 32 slots");
     }
 
