@@ -2,6 +2,7 @@ package dev.cosid;
 
 import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
@@ -10,6 +11,7 @@ import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.net.InetAddress;
@@ -51,6 +53,7 @@ public final class CosIdRuntime implements AutoCloseable {
     private final int bits;
     private final Clock clock;
     private final long maxWaitNanos;
+    private final long acquireTimeoutNanos;
     private final SlotKeeper keeper;
     private final LeaseStore store;
     private final boolean ownsStore;
@@ -66,6 +69,7 @@ public final class CosIdRuntime implements AutoCloseable {
         this.bits = builder.bits;
         this.clock = builder.clock;
         this.maxWaitNanos = builder.maxWait.toNanos();
+        this.acquireTimeoutNanos = (builder.acquireTimeout == null ? builder.ttl : builder.acquireTimeout).toNanos();
         this.keeper = keeper;
         this.store = store;
         this.ownsStore = store != null && builder.store == null;
@@ -99,12 +103,42 @@ public final class CosIdRuntime implements AutoCloseable {
      *     name is already used with another layout
      * @throws NamespaceMismatchException when the store (or the static slot's state file) records another
      *     layout for this id space
-     * @throws dev.cosid.lease.LeaseStoreException when the store cannot be reached to record the layout of a
-     *     name this runtime has not used yet
+     * @throws LeaseStoreException when the store cannot be reached within the acquire timeout to record the
+     *     layout of a name this runtime has not used yet
      */
-    public synchronized SnowflakeId snowflake(String name, IdLayout layout) {
+    public SnowflakeId snowflake(String name, IdLayout layout) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(layout, "layout");
+        synchronized (this) {
+            LeasedSnowflake existing = existing(name, layout);
+            if (existing != null) {
+                return existing;
+            }
+        }
+        // ids of two layouts in one id space can be equal numbers: the first layout is kept for good. The
+        // store call runs outside the runtime's lock, so a slow store never holds up status() or close()
+        LayoutRecord proposed = new LayoutRecord(layout.epochMillis(), layout.unitMillis(), layout.timestampBits(),
+                layout.slotBits(), layout.sequenceBits());
+        LayoutRecord recorded = recordLayout(name, proposed);
+        if (!recorded.equals(proposed)) {
+            throw new NamespaceMismatchException("id space '" + name + "' of namespace '" + namespace + "' uses the layout "
+                    + describe(recorded) + "; this generator asks for " + describe(proposed) + ". Ids of two layouts "
+                    + "in one id space can be equal: keep its layout, or give the generator another name");
+        }
+        synchronized (this) {
+            LeasedSnowflake existing = existing(name, layout);
+            if (existing != null) {
+                return existing;
+            }
+            LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
+            generators.put(name, created);
+            listener.onGeneratorCreated(created);
+            return created;
+        }
+    }
+
+    /** Checks a request for a generator and returns the existing one, or null; call under the lock. */
+    private LeasedSnowflake existing(String name, IdLayout layout) {
         if (state != State.RUNNING) {
             throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
         }
@@ -112,26 +146,34 @@ public final class CosIdRuntime implements AutoCloseable {
         layout.requireSlotBits(bits);
         checkSlotFits(layout);
         LeasedSnowflake existing = generators.get(name);
-        if (existing != null) {
-            if (!existing.layout().equals(layout)) {
-                throw new IllegalArgumentException("generator '" + name + "' already exists with layout "
-                        + describe(existing.layout()) + ", not " + describe(layout));
+        if (existing != null && !existing.layout().equals(layout)) {
+            throw new IllegalArgumentException("generator '" + name + "' already exists with layout "
+                    + describe(existing.layout()) + ", not " + describe(layout));
+        }
+        return existing;
+    }
+
+    /**
+     * Records the layout of an id space, retrying a store that cannot be reached (back-off from 100 ms,
+     * doubling, at most 1 s apart) until the acquire timeout has passed, as start-up does.
+     */
+    private LayoutRecord recordLayout(String name, LayoutRecord proposed) {
+        long started = clock.monotonicNanos();
+        long backoff = 100_000_000L;
+        for (;;) {
+            try {
+                return keeper.registerLayout(name, proposed);
+            } catch (StoreDataLostException e) {
+                throw e;
+            } catch (LeaseStoreException e) {
+                long remaining = acquireTimeoutNanos - (clock.monotonicNanos() - started);
+                if (remaining <= 0) {
+                    throw e;
+                }
+                clock.park(Math.min(remaining, backoff));
+                backoff = Math.min(backoff * 2, 1_000_000_000L);
             }
-            return existing;
         }
-        // ids of two layouts in one id space can be equal numbers: the first layout is kept for good
-        LayoutRecord proposed = new LayoutRecord(layout.epochMillis(), layout.unitMillis(), layout.timestampBits(),
-                layout.slotBits(), layout.sequenceBits());
-        LayoutRecord recorded = keeper.registerLayout(name, proposed);
-        if (!recorded.equals(proposed)) {
-            throw new NamespaceMismatchException("id space '" + name + "' of namespace '" + namespace + "' uses the layout "
-                    + describe(recorded) + "; this generator asks for " + describe(proposed) + ". Ids of two layouts "
-                    + "in one id space can be equal: keep its layout, or give the generator another name");
-        }
-        LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
-        generators.put(name, created);
-        listener.onGeneratorCreated(created);
-        return created;
     }
 
     /** Returns the current lease, or the last one if it was lost or released. */

@@ -364,4 +364,20 @@ class CosIdRuntimeTest {
             assertEquals(0, IdLayout.SECOND.parse(runtime.snowflake("order", IdLayout.SECOND).nextId()).slot());
         }
     }
+
+    @Test
+    void aGeneratorCreatedWhileTheStoreIsBrieflyDownWaitsForItLikeStartUp() {
+        try (CosIdRuntime runtime = builder().acquireTimeout(Duration.ofSeconds(5)).start()) {
+            store.failLayouts.set(3);
+            long before = nodeClock.monotonicNanos();
+            SnowflakeId ids = runtime.snowflake("order");
+            assertEquals(Duration.ofMillis(100 + 200 + 400), Duration.ofNanos(nodeClock.monotonicNanos() - before));
+            assertEquals(0, IdLayout.MILLISECOND.parse(ids.nextId()).slot());
+            store.failLayouts.set(1_000);
+            dev.cosid.lease.LeaseStoreException down = assertThrows(dev.cosid.lease.LeaseStoreException.class,
+                    () -> runtime.snowflake("batch"));
+            assertTrue(down.getMessage().contains("registerLayout"), down.getMessage());
+            assertEquals(List.of(ids), runtime.generators(), "no generator without its layout on record");
+        }
+    }
 }

@@ -22,6 +22,8 @@ final class FaultyStore implements LeaseStore {
     volatile boolean failEverything;
     /** Thrown by every call while set, such as a {@link dev.cosid.lease.StoreDataLostException}. */
     volatile RuntimeException failWith;
+    /** How many of the next layout registrations fail as an unreachable store would. */
+    final AtomicInteger failLayouts = new AtomicInteger();
     /** Run before every read, to change the store between two reads of a waiting runtime. */
     volatile Runnable beforeRead;
 
@@ -60,6 +62,9 @@ final class FaultyStore implements LeaseStore {
     public dev.cosid.lease.LayoutRecord registerLayout(String namespace, String name,
                                                        dev.cosid.lease.LayoutRecord proposed) {
         enter("registerLayout");
+        if (failLayouts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new LeaseStoreException("injected failure of registerLayout");
+        }
         return delegate.registerLayout(namespace, name, proposed);
     }
 
