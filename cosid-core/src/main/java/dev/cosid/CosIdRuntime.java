@@ -1,6 +1,8 @@
 package dev.cosid;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
@@ -9,6 +11,7 @@ import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.net.InetAddress;
@@ -50,6 +53,7 @@ public final class CosIdRuntime implements AutoCloseable {
     private final int bits;
     private final Clock clock;
     private final long maxWaitNanos;
+    private final long acquireTimeoutNanos;
     private final SlotKeeper keeper;
     private final LeaseStore store;
     private final boolean ownsStore;
@@ -65,6 +69,7 @@ public final class CosIdRuntime implements AutoCloseable {
         this.bits = builder.bits;
         this.clock = builder.clock;
         this.maxWaitNanos = builder.maxWait.toNanos();
+        this.acquireTimeoutNanos = (builder.acquireTimeout == null ? builder.ttl : builder.acquireTimeout).toNanos();
         this.keeper = keeper;
         this.store = store;
         this.ownsStore = store != null && builder.store == null;
@@ -96,27 +101,79 @@ public final class CosIdRuntime implements AutoCloseable {
      * @return the same generator for the same name
      * @throws IllegalArgumentException when the layout's slot bits are fewer than {@code bits}, or the
      *     name is already used with another layout
+     * @throws NamespaceMismatchException when the store (or the static slot's state file) records another
+     *     layout for this id space
+     * @throws LeaseStoreException when the store cannot be reached within the acquire timeout to record the
+     *     layout of a name this runtime has not used yet
      */
-    public synchronized SnowflakeId snowflake(String name, IdLayout layout) {
+    public SnowflakeId snowflake(String name, IdLayout layout) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(layout, "layout");
+        synchronized (this) {
+            LeasedSnowflake existing = existing(name, layout);
+            if (existing != null) {
+                return existing;
+            }
+        }
+        // ids of two layouts in one id space can be equal numbers: the first layout is kept for good. The
+        // store call runs outside the runtime's lock, so a slow store never holds up status() or close()
+        LayoutRecord proposed = new LayoutRecord(layout.epochMillis(), layout.unitMillis(), layout.timestampBits(),
+                layout.slotBits(), layout.sequenceBits());
+        LayoutRecord recorded = recordLayout(name, proposed);
+        if (!recorded.equals(proposed)) {
+            throw new NamespaceMismatchException("id space '" + name + "' of namespace '" + namespace + "' uses the layout "
+                    + describe(recorded) + "; this generator asks for " + describe(proposed) + ". Ids of two layouts "
+                    + "in one id space can be equal: keep its layout, or give the generator another name");
+        }
+        synchronized (this) {
+            LeasedSnowflake existing = existing(name, layout);
+            if (existing != null) {
+                return existing;
+            }
+            LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
+            generators.put(name, created);
+            listener.onGeneratorCreated(created);
+            return created;
+        }
+    }
+
+    /** Checks a request for a generator and returns the existing one, or null; call under the lock. */
+    private LeasedSnowflake existing(String name, IdLayout layout) {
         if (state != State.RUNNING) {
             throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
         }
+        LayoutRecord.requireName(name);
         layout.requireSlotBits(bits);
         checkSlotFits(layout);
         LeasedSnowflake existing = generators.get(name);
-        if (existing != null) {
-            if (!existing.layout().equals(layout)) {
-                throw new IllegalArgumentException("generator '" + name + "' already exists with layout "
-                        + existing.layout() + ", not " + layout);
-            }
-            return existing;
+        if (existing != null && !existing.layout().equals(layout)) {
+            throw new IllegalArgumentException("generator '" + name + "' already exists with layout "
+                    + describe(existing.layout()) + ", not " + describe(layout));
         }
-        LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
-        generators.put(name, created);
-        listener.onGeneratorCreated(created);
-        return created;
+        return existing;
+    }
+
+    /**
+     * Records the layout of an id space, retrying a store that cannot be reached (back-off from 100 ms,
+     * doubling, at most 1 s apart) until the acquire timeout has passed, as start-up does.
+     */
+    private LayoutRecord recordLayout(String name, LayoutRecord proposed) {
+        long started = clock.monotonicNanos();
+        long backoff = 100_000_000L;
+        for (;;) {
+            try {
+                return keeper.registerLayout(name, proposed);
+            } catch (StoreDataLostException e) {
+                throw e;
+            } catch (LeaseStoreException e) {
+                long remaining = acquireTimeoutNanos - (clock.monotonicNanos() - started);
+                if (remaining <= 0) {
+                    throw e;
+                }
+                clock.park(Math.min(remaining, backoff));
+                backoff = Math.min(backoff * 2, 1_000_000_000L);
+            }
+        }
     }
 
     /** Returns the current lease, or the last one if it was lost or released. */
@@ -136,7 +193,8 @@ public final class CosIdRuntime implements AutoCloseable {
             if (state == State.CLOSED && status.state() != RuntimeStatus.State.CLOSED) {
                 return new RuntimeStatus(status.namespace(), status.owner(), status.staticSlot(),
                         RuntimeStatus.State.CLOSED, status.lease(), status.localNow(), status.clockSkewMillis(), -1,
-                        status.lastAcquireMillis(), status.renewals(), status.renewalFailures(), status.leasesLost());
+                        status.lastAcquireMillis(), status.renewals(), status.renewalFailures(), status.leasesLost(),
+                        status.reason());
             }
         }
         return status;
@@ -203,6 +261,23 @@ public final class CosIdRuntime implements AutoCloseable {
         }
     }
 
+    private static String describe(IdLayout layout) {
+        return describe(new LayoutRecord(layout.epochMillis(), layout.unitMillis(), layout.timestampBits(),
+                layout.slotBits(), layout.sequenceBits()));
+    }
+
+    private static String describe(LayoutRecord record) {
+        for (String preset : List.of("MILLISECOND", "SECOND", "SAFE_JS_MILLISECOND", "SAFE_JS_SECOND")) {
+            IdLayout layout = IdLayout.preset(preset);
+            if (layout.epochMillis() == record.epochMillis() && layout.unitMillis() == record.unitMillis()
+                    && layout.timestampBits() == record.timestampBits() && layout.slotBits() == record.slotBits()
+                    && layout.sequenceBits() == record.sequenceBits()) {
+                return preset + " (" + record + ")";
+            }
+        }
+        return "(" + record + ")";
+    }
+
     private void checkSlotFits(IdLayout layout) {
         int slot = keeper.lease().slot();
         if (slot >= layout.slotCount()) {
@@ -244,6 +319,7 @@ public final class CosIdRuntime implements AutoCloseable {
         private Path stateFile;
         private Duration ahead = Duration.ofSeconds(10);
         private Instant notBefore;
+        private boolean allowFutureNotBefore;
 
         private Builder() {
         }
@@ -295,7 +371,7 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
-         * Sets how long a lease lives past each renewal; default 30 s, at least 3 ms.
+         * Sets how long a lease lives past each renewal; default 30 s, 3 ms to 24 h.
          *
          * @param ttl the lease time to live
          * @return this builder
@@ -306,7 +382,7 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
-         * Sets how far past the store's expiry a holder may still issue; default 1 s.
+         * Sets how far past the store's expiry a holder may still issue; default 1 s, at most 1 h.
          *
          * @param tolerance the tolerance, recorded with the namespace
          * @return this builder
@@ -339,7 +415,8 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
-         * Sets how long {@code nextId()} waits before throwing {@link IdUnavailableException}; default 1 s.
+         * Sets how long {@code nextId()} waits before throwing {@link IdUnavailableException}; default 1 s,
+         * at most 24 h.
          *
          * @param maxWait the wait bound, zero or more
          * @return this builder
@@ -350,7 +427,7 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
-         * Sets how long start-up retries an exhausted namespace; default the ttl.
+         * Sets how long start-up retries an exhausted namespace; default the ttl, at most 366 days.
          *
          * @param acquireTimeout the bound, zero or more
          * @return this builder
@@ -424,7 +501,7 @@ public final class CosIdRuntime implements AutoCloseable {
          * Sets how far ahead of the clock a static slot's ceiling is written: {@code cosid.machine.static.ahead},
          * default 10 s.
          *
-         * @param ahead the extent, at least 2 ms
+         * @param ahead the extent, 2 ms to 24 h
          * @return this builder
          */
         public Builder ahead(Duration ahead) {
@@ -436,11 +513,24 @@ public final class CosIdRuntime implements AutoCloseable {
          * Sets a static slot's floor while its state file does not exist yet:
          * {@code cosid.machine.static.not-before}, written by {@code ./cosid migrate}.
          *
-         * @param notBefore no id is issued at or before this instant
+         * @param notBefore no id is issued at or before this instant; at most a day past the clock unless
+         *     {@link #allowFutureNotBefore(boolean)}
          * @return this builder
          */
         public Builder notBefore(Instant notBefore) {
             this.notBefore = Objects.requireNonNull(notBefore, "notBefore");
+            return this;
+        }
+
+        /**
+         * Allows a not-before more than {@link Limits#NOT_BEFORE_AHEAD_MAX} past the clock; default off,
+         * so that a typo such as year 2100 for 2026 does not stop a slot for decades.
+         *
+         * @param allowed whether a far-future not-before is meant
+         * @return this builder
+         */
+        public Builder allowFutureNotBefore(boolean allowed) {
+            this.allowFutureNotBefore = allowed;
             return this;
         }
 
@@ -481,46 +571,26 @@ public final class CosIdRuntime implements AutoCloseable {
          * @throws SlotsExhaustedException when no slot came free within the acquire timeout
          */
         public CosIdRuntime start() {
-            Namespaces.require(namespace);
-            if (staticSlot == null && (store == null && storeUrl == null)) {
-                throw new IllegalArgumentException("no store: set store(LeaseStore) or store(url), or a static slot");
-            }
-            if (staticSlot != null && (store != null || storeUrl != null)) {
-                throw new IllegalArgumentException("a static slot takes no store: set either staticSlot or store");
-            }
-            long ttlMillis = Clock.millis("ttl", ttl);
-            if (ttlMillis < 3) {
-                throw new IllegalArgumentException("ttl of " + ttlMillis + " ms is shorter than 3 ms");
-            }
-            long toleranceMillis = Clock.millis("tolerance", tolerance);
-            if (bits < 0 || bits > 16) {
-                throw new IllegalArgumentException("bits " + bits + " are outside 0..16");
-            }
-            int limit = 1 << bits;
-            if (preferredSlot != null) {
-                Namespaces.requireSlot(preferredSlot, limit);
-            }
-            Clock.millis("maxWait", maxWait);
-            Duration timeout = acquireTimeout == null ? ttl : acquireTimeout;
-            Clock.millis("acquireTimeout", timeout);
+            Settings settings = check();
             owner = Owner.of(ownerKey == null ? defaultOwnerKey() : ownerKey);
             if (staticSlot != null) {
-                return startStatic(limit, timeout);
+                return startStatic(settings);
             }
 
             LeaseStore opened = store != null ? store : LeaseStores.open(storeUrl);
             Scheduler keeperScheduler = scheduler != null ? scheduler : Scheduler.newSingleThread("cosid-keeper-" + namespace);
             try {
-                NamespaceRecord proposed = new NamespaceRecord(limit, toleranceMillis);
+                NamespaceRecord proposed = new NamespaceRecord(settings.limit, settings.toleranceMillis);
                 NamespaceRecord stored = opened.register(namespace, proposed);
                 if (!stored.equals(proposed)) {
                     throw new NamespaceMismatchException("namespace '" + namespace + "' holds " + stored
                             + "; this runtime asks for " + proposed + " (bits " + bits + ")");
                 }
-                LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner, new LeaseTerms(ttlMillis, toleranceMillis, coldStartGuard),
-                        limit, preferredSlot == null ? OptionalInt.empty() : OptionalInt.of(preferredSlot), clock,
+                LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner,
+                        new LeaseTerms(settings.ttlMillis, settings.toleranceMillis, coldStartGuard), stored,
+                        preferredSlot == null ? OptionalInt.empty() : OptionalInt.of(preferredSlot), clock,
                         keeperScheduler, new SafeListener(listener));
-                keeper.start(timeout);
+                keeper.start(settings.acquireTimeout);
                 return new CosIdRuntime(this, opened, keeperScheduler, keeper);
             } catch (RuntimeException e) {
                 if (scheduler == null) {
@@ -533,19 +603,65 @@ public final class CosIdRuntime implements AutoCloseable {
             }
         }
 
-        private CosIdRuntime startStatic(int limit, Duration timeout) {
-            Namespaces.requireSlot(staticSlot, limit);
-            long aheadMillis = Clock.millis("ahead", ahead);
-            if (aheadMillis < 2) {
-                throw new IllegalArgumentException("ahead of " + aheadMillis + " ms is shorter than 2 ms");
+        /** Checks every setting against {@link Limits}, before any store or file is touched. */
+        private Settings check() {
+            Namespaces.require(namespace);
+            if (staticSlot == null && (store == null && storeUrl == null)) {
+                throw new IllegalArgumentException("no store: set store(LeaseStore) or store(url), or a static slot");
             }
+            if (staticSlot != null && (store != null || storeUrl != null)) {
+                throw new IllegalArgumentException("a static slot takes no store: set either staticSlot or store");
+            }
+            Settings settings = new Settings();
+            settings.ttlMillis = Limits.check("ttl", ttl, Limits.TTL_MIN, Limits.TTL_MAX);
+            settings.toleranceMillis = Limits.check("tolerance", tolerance, Duration.ZERO, Limits.TOLERANCE_MAX);
+            if (bits < 0 || bits > Limits.BITS_MAX) {
+                throw new IllegalArgumentException("bits " + bits + " are outside 0.." + Limits.BITS_MAX);
+            }
+            settings.limit = 1 << bits;
+            if (preferredSlot != null) {
+                Namespaces.requireSlot(preferredSlot, settings.limit);
+            }
+            Limits.check("maxWait", maxWait, Duration.ZERO, Limits.MAX_WAIT_MAX);
+            settings.acquireTimeout = acquireTimeout == null ? ttl : acquireTimeout;
+            Limits.check("acquireTimeout", settings.acquireTimeout, Duration.ZERO, Limits.ACQUIRE_TIMEOUT_MAX);
+            if (staticSlot != null) {
+                Namespaces.requireSlot(staticSlot, settings.limit);
+                Limits.check("ahead", ahead, Limits.AHEAD_MIN, Limits.AHEAD_MAX);
+                settings.notBeforeMillis = notBefore == null ? 0 : checkNotBefore(notBefore);
+            } else if (notBefore != null || stateFile != null) {
+                throw new IllegalArgumentException("notBefore and stateFile belong to a static slot: set staticSlot too");
+            }
+            return settings;
+        }
+
+        private long checkNotBefore(Instant value) {
+            if (value.isBefore(Instant.EPOCH)) {
+                throw new IllegalArgumentException("not-before " + value + " lies before 1970-01-01T00:00:00Z");
+            }
+            if (value.isAfter(Limits.NOT_BEFORE_MAX)) {
+                throw new IllegalArgumentException("not-before " + value + " lies past " + Limits.NOT_BEFORE_MAX
+                        + ", after the last id of every preset layout");
+            }
+            long now = clock.nowMillis();
+            long millis = value.toEpochMilli();
+            if (!allowFutureNotBefore && millis - now > Limits.NOT_BEFORE_AHEAD_MAX.toMillis()) {
+                throw new IllegalArgumentException("not-before " + value + " lies " + Limits.text(Duration.ofMillis(
+                        millis - now).truncatedTo(java.time.temporal.ChronoUnit.HOURS)) + " past the clock ("
+                        + Instant.ofEpochMilli(now) + "), more than " + Limits.text(Limits.NOT_BEFORE_AHEAD_MAX)
+                        + "; no id would be issued before it. If that is meant, allow it explicitly "
+                        + "(allowFutureNotBefore(true), --allow-future-not-before)");
+            }
+            return millis;
+        }
+
+        private CosIdRuntime startStatic(Settings settings) {
             Scheduler keeperScheduler = scheduler != null ? scheduler
                     : Scheduler.newSingleThread("cosid-static-" + namespace);
             try {
                 StaticSlotKeeper keeper = new StaticSlotKeeper(namespace, staticSlot, stateFile, ahead,
-                        notBefore == null ? 0 : notBefore.toEpochMilli(), owner, clock, keeperScheduler,
-                        new SafeListener(listener));
-                keeper.start(timeout);
+                        settings.notBeforeMillis, owner, clock, keeperScheduler, new SafeListener(listener));
+                keeper.start(settings.acquireTimeout);
                 return new CosIdRuntime(this, null, keeperScheduler, keeper);
             } catch (RuntimeException e) {
                 if (scheduler == null) {
@@ -553,6 +669,15 @@ public final class CosIdRuntime implements AutoCloseable {
                 }
                 throw e;
             }
+        }
+
+        /** The checked settings, in the units the keepers use. */
+        private static final class Settings {
+            long ttlMillis;
+            long toleranceMillis;
+            int limit;
+            Duration acquireTimeout;
+            long notBeforeMillis;
         }
 
         private static String defaultOwnerKey() {

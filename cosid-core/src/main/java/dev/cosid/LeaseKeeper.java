@@ -1,13 +1,17 @@
 package dev.cosid;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotChoice;
 import dev.cosid.lease.SlotChooser;
 import dev.cosid.lease.SlotLease;
+import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.time.Duration;
@@ -21,6 +25,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps one runtime's slot lease: acquires it, renews it every {@code ttl/3}, retries failures with
  * back-off, and on loss stops the generators at once and binds a new slot.
+ *
+ * <p>A lease found gone is told apart from one the store forgot. Normally a later holder has the
+ * slot with a higher fence and a floor at or past this holder's ceiling. A missing namespace or slot
+ * record, a lower fence, or a floor below that ceiling means the store lost or rolled back its data:
+ * the keeper then acquires only with the cold-start guard, so its next window starts past every
+ * window the forgotten records may have handed out. A store that refuses to go on
+ * ({@link StoreDataLostException}, such as a deleted SQLite file) stops the runtime for good.
  *
  * <p>Every step runs on the {@link Scheduler} seam and catches and reports everything, so a failing
  * store or listener never stops the keeper. Renewal delays are measured by the scheduler on monotonic
@@ -36,38 +47,53 @@ public final class LeaseKeeper extends SlotKeeper {
 
     private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    /** The longest pause between two reads while every slot is held: a freed slot is noticed this soon. */
+    private static final long POLL_MAX_MILLIS = 250;
     /** Rounds of read-then-try before a crowd of racing runtimes counts as a failed attempt. */
     private static final int RACE_ROUNDS = 8;
 
     private final LeaseStore store;
     private final String namespace;
     private final Owner owner;
-    private final LeaseTerms terms;
+    private final NamespaceRecord registered;
     private final int limit;
     private final OptionalInt preferredSlot;
     private final Clock clock;
     private final CosIdListener listener;
     private final Duration renewInterval;
     private final Duration maxBackoff;
+    private final Duration pollInterval;
+    /** The terms of every store call; guarded for good once the store was found to have lost data. */
+    private LeaseTerms terms;
+    /** Set when the namespace record vanished: the next acquisition registers it again first. */
+    private boolean registerAgain;
     private int failures;
+    private volatile boolean warnedNoLayouts;
 
-    LeaseKeeper(LeaseStore store, String namespace, Owner owner, LeaseTerms terms, int limit,
+    LeaseKeeper(LeaseStore store, String namespace, Owner owner, LeaseTerms terms, NamespaceRecord registered,
                 OptionalInt preferredSlot, Clock clock, Scheduler scheduler, CosIdListener listener) {
         super(scheduler, clock);
         this.store = store;
         this.namespace = namespace;
         this.owner = owner;
         this.terms = terms;
-        this.limit = limit;
+        this.registered = registered;
+        this.limit = registered.limit();
         this.preferredSlot = preferredSlot;
         this.clock = clock;
         this.listener = listener;
         this.renewInterval = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 3));
         this.maxBackoff = Duration.ofMillis(Math.max(1, terms.ttlMillis() / 6));
+        this.pollInterval = Duration.ofMillis(Math.max(1, Math.min(POLL_MAX_MILLIS, terms.ttlMillis() / 30)));
+    }
+
+    /** Returns how long the keeper waits between two reads of an exhausted namespace. */
+    Duration pollInterval() {
+        return pollInterval;
     }
 
     /**
-     * Acquires the first lease, waiting for the earliest expiry while the namespace is exhausted.
+     * Acquires the first lease, reading the namespace again every poll interval while it is exhausted.
      *
      * @param acquireTimeout how long to keep trying an exhausted namespace
      * @throws SlotsExhaustedException when no slot came free in time
@@ -93,8 +119,9 @@ public final class LeaseKeeper extends SlotKeeper {
                         + " slots after " + acquireTimeout.toMillis() + " ms; the earliest lease expires at "
                         + attempt.earliestExpiry + " (store clock, ms)", attempt.earliestExpiry);
             }
+            // a slot may be released long before the earliest expiry: look again soon
             long untilExpiry = Math.max(1, attempt.earliestExpiry - attempt.storeNow) * 1_000_000L;
-            clock.park(Math.min(remaining, Math.min(untilExpiry, maxBackoff.toNanos())));
+            clock.park(Math.min(remaining, Math.min(untilExpiry, pollInterval.toNanos())));
         }
     }
 
@@ -102,7 +129,7 @@ public final class LeaseKeeper extends SlotKeeper {
     @Override
     void step() {
         synchronized (lock) {
-            if (stopped()) {
+            if (stopped() || binding.state == Binding.State.FAILED) {
                 return;
             }
             try {
@@ -111,6 +138,8 @@ public final class LeaseKeeper extends SlotKeeper {
                 } else {
                     renew();
                 }
+            } catch (StoreDataLostException e) {
+                fail(e.getMessage(), e);
             } catch (RuntimeException e) {
                 failures++;
                 renewalFailures++;
@@ -144,27 +173,107 @@ public final class LeaseKeeper extends SlotKeeper {
         SlotLease current = binding.lease;
         Optional<SlotLease> renewed = store.renew(current, terms);
         if (renewed.isPresent()) {
+            SlotLease next = renewed.get();
+            if (next.fence() != current.fence() || next.floor() != current.floor() || next.ceiling() < current.ceiling()) {
+                lose(current, "the store answered the renewal of slot " + current.slot() + " with fence " + next.fence()
+                        + " and window (" + next.floor() + ", " + next.ceiling() + "], not the fence "
+                        + current.fence() + " and window (" + current.floor() + ", " + current.ceiling()
+                        + "] it granted: its record was replaced or rolled back");
+                return;
+            }
             if (failures > 0) {
                 LOG.info("renewed slot {} of namespace '{}' after {} failed attempts", current.slot(), namespace,
                         failures);
             }
             failures = 0;
             renewals++;
-            bind(renewed.get());
-            listener.onRenewed(renewed.get());
+            bind(next);
+            listener.onRenewed(next);
             schedule(renewInterval);
             return;
         }
-        // the fence or the incarnation no longer match: stop issuing before anything else
+        // stop issuing before anything else, then find out whether the store forgot the lease
         binding = new Binding(current, Binding.State.LOST);
+        String forgotten;
+        try {
+            forgotten = forgotten(current);
+        } catch (StoreDataLostException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            forgotten = "the store could not be read to tell a takeover from lost data (" + e.getMessage() + ")";
+        }
+        lose(current, forgotten);
+    }
+
+    /**
+     * Returns why the store must have lost the data of a lease it no longer renews, or null when a later
+     * holder took the slot the normal way: a higher fence and a floor at or past this holder's ceiling.
+     */
+    private String forgotten(SlotLease lease) {
+        Optional<NamespaceRecord> stored = store.namespace(namespace);
+        if (stored.isEmpty()) {
+            registerAgain = true;
+            return "the store no longer holds namespace '" + namespace + "': its data vanished or was reset";
+        }
+        if (!stored.get().equals(registered)) {
+            return "namespace '" + namespace + "' now holds " + stored.get() + ", not the " + registered
+                    + " this runtime registered: its record was replaced";
+        }
+        SlotRecord record = store.read(namespace).bySlot().get(lease.slot());
+        if (record == null) {
+            return "the store no longer holds the record of slot " + lease.slot() + ": its data vanished or was reset";
+        }
+        if (record.fence() <= lease.fence()) {
+            return "the record of slot " + lease.slot() + " holds fence " + record.fence() + " for "
+                    + (record.owner() == null ? "no owner" : record.owner().key()) + ", not a fence past "
+                    + lease.fence() + ": it was replaced or rolled back";
+        }
+        if (record.floor() < lease.ceiling()) {
+            return "slot " + lease.slot() + " was handed on at floor " + record.floor() + ", below this holder's ceiling "
+                    + lease.ceiling() + ": the store forgot this window";
+        }
+        return null;
+    }
+
+    /** Marks the lease lost (generators already refuse) and schedules a new acquisition. */
+    private void lose(SlotLease current, String forgotten) {
+        binding = new Binding(current, Binding.State.LOST, forgotten);
         leasesLost++;
-        LOG.warn("lost the lease: {}; its generators refuse ids until a new slot is bound", current);
+        if (forgotten == null) {
+            LOG.warn("lost the lease: {}; its generators refuse ids until a new slot is bound", current);
+        } else {
+            // the records this store creates from now on start past every window it may have forgotten
+            terms = terms.guarded();
+            LOG.error("lost the lease {}: {}; the next slot is acquired with the cold-start guard", current,
+                    forgotten);
+        }
         listener.onSlotLost(current);
         schedule(Duration.ZERO);
     }
 
+    /** Stops the runtime for good: generators refuse with the reason until it is closed. */
+    private void fail(String reason, RuntimeException cause) {
+        SlotLease current = binding.lease;
+        if (binding.state == Binding.State.BOUND) {
+            leasesLost++;
+        }
+        binding = new Binding(current, Binding.State.FAILED, reason);
+        LOG.error("the runtime of namespace '{}' stopped for good: {}", namespace, reason);
+        LOG.debug("the runtime stopped", cause);
+        listener.onRenewalFailed(cause, ++failures);
+    }
+
     private void rebind() {
         long started = clock.monotonicNanos();
+        if (registerAgain) {
+            NamespaceRecord stored = store.register(namespace, registered);
+            if (!stored.equals(registered)) {
+                fail("namespace '" + namespace + "' was registered again with " + stored + ", not the " + registered
+                        + " this runtime uses", new NamespaceMismatchException("namespace record changed"));
+                return;
+            }
+            registerAgain = false;
+        }
         Attempt attempt = tryAcquire();
         if (attempt.lease.isPresent()) {
             LOG.info("acquired {} after the loss", attempt.lease.get());
@@ -177,8 +286,7 @@ public final class LeaseKeeper extends SlotKeeper {
             failures++;
             renewalFailures++;
             long untilExpiry = Math.max(1, attempt.earliestExpiry - attempt.storeNow);
-            Duration wait = backoff();
-            schedule(wait.toMillis() < untilExpiry ? wait : Duration.ofMillis(untilExpiry));
+            schedule(Duration.ofMillis(Math.min(untilExpiry, pollInterval.toMillis())));
         }
     }
 
@@ -245,6 +353,24 @@ public final class LeaseKeeper extends SlotKeeper {
         int doublings = Math.min(failures - 1, 20);
         Duration wait = FIRST_BACKOFF.multipliedBy(1L << Math.max(0, doublings));
         return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
+    }
+
+    /**
+     * Records the layout of an id space in the store. A store that keeps no layouts (a third-party one)
+     * gets a warning once; the stores CosId ships all keep them.
+     */
+    @Override
+    LayoutRecord registerLayout(String name, LayoutRecord proposed) {
+        try {
+            return store.registerLayout(namespace, name, proposed);
+        } catch (UnsupportedOperationException e) {
+            if (!warnedNoLayouts) {
+                warnedNoLayouts = true;
+                LOG.warn("{} keeps no layouts of id spaces: give each generator name of namespace '{}' one layout "
+                        + "for good, or ids can repeat", store.describe(), namespace);
+            }
+            return proposed;
+        }
     }
 
     @Override

@@ -26,6 +26,8 @@ final class LeasedSnowflake implements SnowflakeId {
     private static final int HELD_CEILING = 2;
     private static final int HELD_SEQUENCE = 3;
     private static final int HELD_CLOCK_BEHIND = 4;
+    private static final int HELD_BEFORE_EPOCH = 5;
+    private static final int HELD_PAST_END = 6;
     /** Busy-wait this long before parking: a used-up sequence frees up within one unit. */
     private static final long SPIN_NANOS = 2_000_000L;
     private static final int SPIN_LIMIT = 200_000;
@@ -183,9 +185,9 @@ final class LeasedSnowflake implements SnowflakeId {
             }
             if (held == HELD_NONE) {
                 if (unit < window.minUnit) {
-                    held = HELD_FLOOR;
+                    held = unit < 0 ? HELD_BEFORE_EPOCH : HELD_FLOOR;
                 } else if (unit > window.maxUnit) {
-                    held = HELD_CEILING;
+                    held = unit > lastUsableUnit ? HELD_PAST_END : HELD_CEILING;
                 } else {
                     long count = Math.min(wanted, sequenceMask - sequence + 1);
                     long first = (unit << timestampShift) | window.slotPart | sequence;
@@ -225,11 +227,16 @@ final class LeasedSnowflake implements SnowflakeId {
     private Bounds bounds() {
         Binding current = keeper.binding;
         if (current.state != Binding.State.BOUND) {
+            SlotLease lost = current.lease;
             if (current.state == Binding.State.LOST) {
-                SlotLease lost = current.lease;
                 throw refused(new SlotLostException("generator '" + name + "': the lease on slot " + lost.slot()
-                        + " of namespace '" + lost.namespace() + "' (fence " + lost.fence()
-                        + ") was lost; no id is issued until a new slot is bound"));
+                        + " of namespace '" + lost.namespace() + "' (fence " + lost.fence() + ") was lost"
+                        + (current.reason == null ? "" : ": " + current.reason)
+                        + "; no id is issued until a new slot is bound"));
+            }
+            if (current.state == Binding.State.FAILED) {
+                throw refused(new IdUnavailableException(IdUnavailableException.Reason.CLOSED, "generator '" + name
+                        + "': the runtime of namespace '" + lost.namespace() + "' stopped for good: " + current.reason));
             }
             throw refused(closed());
         }
@@ -284,6 +291,17 @@ final class LeasedSnowflake implements SnowflakeId {
                 + "', window (" + lease.floor() + ", " + lease.ceiling() + "]: ";
         String waited = " (waited " + waitedNanos / 1_000_000 + " ms)";
         switch (held) {
+            case HELD_BEFORE_EPOCH:
+                return new IdUnavailableException(IdUnavailableException.Reason.CLOCK_OUT_OF_RANGE, where
+                        + "the clock at " + now + " ms (" + java.time.Instant.ofEpochMilli(now) + ") is before the epoch "
+                        + epoch + " ms (" + java.time.Instant.ofEpochMilli(epoch) + ") of the layout " + layout
+                        + "; check the host's clock" + waited);
+            case HELD_PAST_END:
+                return new IdUnavailableException(IdUnavailableException.Reason.CLOCK_OUT_OF_RANGE, where
+                        + "the clock at " + now + " ms (" + java.time.Instant.ofEpochMilli(now) + ") is past the last "
+                        + "unit of the layout " + layout + ", which ends at " + layout.endOf(lastUsableUnit) + " ms ("
+                        + java.time.Instant.ofEpochMilli(layout.endOf(lastUsableUnit)) + "); check the host's clock, "
+                        + "or move to a layout with a later epoch or more timestamp bits" + waited);
             case HELD_FLOOR:
                 return new IdUnavailableException(IdUnavailableException.Reason.FLOOR, where + "held by the floor: the clock at " + now
                         + " ms has not passed the floor " + lease.floor() + " ms" + waited);

@@ -1,7 +1,9 @@
 package dev.cosid;
 
 /**
- * A runtime's slot count or tolerance differs from what the namespace records.
+ * A runtime's settings differ from what the store records for its namespace: the slot count, the
+ * tolerance, or the layout of an id space. It is bad input (an {@link IllegalArgumentException}):
+ * the command line exits 2 for it.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -9,7 +11,7 @@ package dev.cosid;
  * // and tolerance 1000 ms
  * }</pre>
  */
-public final class NamespaceMismatchException extends RuntimeException {
+public final class NamespaceMismatchException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 

@@ -30,10 +30,11 @@ import dev.cosid.lease.SlotLease;
  * @param renewals the renewals that succeeded
  * @param renewalFailures the renewals and re-acquisitions that failed
  * @param leasesLost the leases found gone by a renewal
+ * @param reason why the lease was lost or the runtime stopped for good, when the keeper knows; else empty
  */
 public record RuntimeStatus(String namespace, Owner owner, boolean staticSlot, State state, SlotLease lease,
                             long localNow, long clockSkewMillis, long nextStepAt, long lastAcquireMillis,
-                            long renewals, long renewalFailures, long leasesLost) {
+                            long renewals, long renewalFailures, long leasesLost, String reason) {
 
     /** Whether the runtime holds a window. */
     public enum State {
@@ -42,7 +43,9 @@ public record RuntimeStatus(String namespace, Owner owner, boolean staticSlot, S
         /** The lease was lost; the keeper is binding a new slot. */
         LOST,
         /** The runtime is closed; nothing is issued any more. */
-        CLOSED
+        CLOSED,
+        /** The runtime stopped for good (its store lost its data); nothing is issued until it is closed. */
+        FAILED
     }
 
     /** Reports whether an id of a millisecond layout could be issued now: bound, and {@code floor < now <= ceiling}. */
@@ -60,9 +63,12 @@ public record RuntimeStatus(String namespace, Owner owner, boolean staticSlot, S
         if (state == State.CLOSED) {
             return "the runtime of namespace '" + namespace + "' is closed";
         }
+        if (state == State.FAILED) {
+            return "the runtime of namespace '" + namespace + "' stopped for good: " + reason;
+        }
         if (state == State.LOST) {
             return "the lease on slot " + lease.slot() + " of namespace '" + namespace + "' (fence " + lease.fence()
-                    + ") was lost; a new slot is being acquired";
+                    + ") was lost" + (reason.isEmpty() ? "" : " (" + reason + ")") + "; a new slot is being acquired";
         }
         if (localNow <= lease.floor()) {
             return "the clock at " + localNow + " ms has not passed the floor " + lease.floor() + " ms of slot "

@@ -1,5 +1,6 @@
 package dev.cosid;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
@@ -38,11 +39,18 @@ abstract class SlotKeeper {
     /** Returns one reading of the window and the keeper's counters. */
     final RuntimeStatus status(Owner owner, boolean staticSlot) {
         Binding current = binding;
-        RuntimeStatus.State state = current.state == Binding.State.BOUND ? RuntimeStatus.State.BOUND
-                : current.state == Binding.State.LOST ? RuntimeStatus.State.LOST : RuntimeStatus.State.CLOSED;
+        RuntimeStatus.State state;
+        switch (current.state) {
+            case BOUND: state = RuntimeStatus.State.BOUND; break;
+            case LOST: state = RuntimeStatus.State.LOST; break;
+            case FAILED: state = RuntimeStatus.State.FAILED; break;
+            default: state = RuntimeStatus.State.CLOSED; break;
+        }
+        boolean stopped = state == RuntimeStatus.State.CLOSED || state == RuntimeStatus.State.FAILED;
         return new RuntimeStatus(current.lease.namespace(), owner, staticSlot, state, current.lease,
-                statusClock.nowMillis(), clockSkewMillis, state == RuntimeStatus.State.CLOSED ? -1 : nextStepAt,
-                lastAcquireMillis, renewals, renewalFailures, leasesLost);
+                statusClock.nowMillis(), clockSkewMillis, stopped ? -1 : nextStepAt,
+                lastAcquireMillis, renewals, renewalFailures, leasesLost,
+                current.reason == null ? "" : current.reason);
     }
 
     /** Returns the binding generators check every id against. */
@@ -63,6 +71,19 @@ abstract class SlotKeeper {
 
     /** Gives a bound window back with the exact last issued millisecond. */
     abstract void giveBack(SlotLease lease, long lastIssuedMillis);
+
+    /**
+     * Records the layout of an id space before its first id, or returns the layout recorded before.
+     *
+     * @param name the generator's name
+     * @param proposed the layout it asks for
+     * @return the recorded layout, which may differ
+     */
+    abstract LayoutRecord registerLayout(String name, LayoutRecord proposed);
+
+    /** Frees what the keeper holds once the window is given back; called once, under the lock. */
+    void closed() {
+    }
 
     /** Schedules the next step unless stopped; call under the lock. */
     final void schedule(Duration delay) {
@@ -91,9 +112,13 @@ abstract class SlotKeeper {
     final void release(long lastIssuedMillis) {
         synchronized (lock) {
             Binding last = binding;
-            binding = new Binding(last.lease, Binding.State.CLOSED);
-            if (last.state == Binding.State.BOUND) {
-                giveBack(last.lease, lastIssuedMillis);
+            binding = new Binding(last.lease, Binding.State.CLOSED, last.reason);
+            try {
+                if (last.state == Binding.State.BOUND) {
+                    giveBack(last.lease, lastIssuedMillis);
+                }
+            } finally {
+                closed();
             }
         }
     }

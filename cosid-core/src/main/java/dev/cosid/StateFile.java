@@ -1,6 +1,9 @@
 package dev.cosid;
 
+import dev.cosid.lease.LayoutRecord;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -24,12 +27,18 @@ import java.util.zip.CRC32;
  * old file, and the directory is fsynced, so the file on disk is always a whole old or a whole new
  * state. A CRC-32 line detects truncation and damage. Reading never changes the file.
  *
+ * <p>A state file that is a symbolic link is read and written through to its target: the new state
+ * replaces the target, next to it, and the link stays. A link whose target does not exist is an
+ * error, never taken for a missing file. Each id space the slot issued in keeps its layout on a
+ * {@code layout.NAME} line (the name URL-encoded), which readers that predate it skip.
+ *
  * <pre>{@code
  * # CosId static slot state: the ceiling this slot may issue up to. Do not edit or delete.
  * version=1
  * namespace=orders
  * slot=3
  * ceiling=1796218990169
+ * layout.order=1577203200000,1,41,10,12
  * crc32=1a2b3c4d
  * }</pre>
  *
@@ -44,6 +53,7 @@ public final class StateFile {
     private static final String HEADER = "# CosId static slot state: the ceiling this slot may issue up to. "
             + "Do not edit or delete.";
     private static final List<String> KEYS = List.of("version", "namespace", "slot", "ceiling");
+    private static final String LAYOUT_PREFIX = "layout.";
 
     private StateFile() {
     }
@@ -54,8 +64,54 @@ public final class StateFile {
      * @param namespace the namespace of the slot
      * @param slot the static slot
      * @param ceiling the last millisecond the slot may issue; the floor after a restart
+     * @param layouts the layout of each id space the slot issued in, by generator name
      */
-    public record State(String namespace, int slot, long ceiling) {
+    public record State(String namespace, int slot, long ceiling, Map<String, LayoutRecord> layouts) {
+
+        /** Copies the layouts, in name order. */
+        public State {
+            layouts = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(layouts));
+        }
+
+        /**
+         * Creates a state without layouts.
+         *
+         * @param namespace the namespace of the slot
+         * @param slot the static slot
+         * @param ceiling the last millisecond the slot may issue
+         */
+        public State(String namespace, int slot, long ceiling) {
+            this(namespace, slot, ceiling, Map.of());
+        }
+    }
+
+    /**
+     * Returns the file a state-file path stands for: the path itself, or the final target of a symbolic
+     * link, which must exist.
+     *
+     * @param file the configured path
+     * @return the path to read, write and lock
+     * @throws StateFileException when the path is a symbolic link whose target does not exist
+     */
+    public static Path resolve(Path file) {
+        Path absolute = file.toAbsolutePath();
+        if (!Files.isSymbolicLink(absolute)) {
+            return absolute;
+        }
+        try {
+            return absolute.toRealPath();
+        } catch (IOException e) {
+            String target;
+            try {
+                target = String.valueOf(Files.readSymbolicLink(absolute));
+            } catch (IOException unreadable) {
+                target = "?";
+            }
+            throw new StateFileException("the state file " + absolute + " is a symbolic link to " + target
+                    + ", which does not exist (" + e.getClass().getSimpleName() + "). A dangling link is not taken "
+                    + "for a missing file: the ceiling it should hold may be elsewhere. Point the link at the slot's "
+                    + "state file, or remove the link and set not-before past the last id this slot issued", e);
+        }
     }
 
     /**
@@ -66,6 +122,7 @@ public final class StateFile {
      * @throws StateFileException when it exists and cannot be read or is not a whole state file
      */
     public static Optional<State> read(Path file) {
+        file = resolve(file);
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -122,9 +179,21 @@ public final class StateFile {
         if (!fields.get("version").equals("1")) {
             throw damaged(file, "its version " + fields.get("version") + " is not 1");
         }
+        Map<String, LayoutRecord> layouts = new LinkedHashMap<>();
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            if (field.getKey().startsWith(LAYOUT_PREFIX)) {
+                try {
+                    layouts.put(URLDecoder.decode(field.getKey().substring(LAYOUT_PREFIX.length()), StandardCharsets.UTF_8),
+                            LayoutRecord.parse(field.getValue()));
+                } catch (IllegalArgumentException e) {
+                    throw damaged(file, "the line " + abbreviate(field.getKey() + "=" + field.getValue())
+                            + " is not a layout: " + e.getMessage());
+                }
+            }
+        }
         try {
             return Optional.of(new State(fields.get("namespace"), Integer.parseInt(fields.get("slot")),
-                    Long.parseLong(fields.get("ceiling"))));
+                    Long.parseLong(fields.get("ceiling")), layouts));
         } catch (NumberFormatException e) {
             throw damaged(file, "a number does not parse: " + e.getMessage());
         }
@@ -138,10 +207,15 @@ public final class StateFile {
      * @throws StateFileException when the file cannot be written; the old file is then unchanged
      */
     public static void write(Path file, State state) {
-        Path absolute = file.toAbsolutePath();
+        Path absolute = resolve(file);
         Path directory = absolute.getParent();
-        String body = HEADER + "\nversion=1\nnamespace=" + state.namespace() + "\nslot=" + state.slot() + "\nceiling="
-                + state.ceiling() + "\n";
+        StringBuilder text = new StringBuilder(HEADER).append("\nversion=1\nnamespace=").append(state.namespace())
+                .append("\nslot=").append(state.slot()).append("\nceiling=").append(state.ceiling()).append('\n');
+        for (Map.Entry<String, LayoutRecord> layout : state.layouts().entrySet()) {
+            text.append(LAYOUT_PREFIX).append(URLEncoder.encode(layout.getKey(), StandardCharsets.UTF_8)).append('=')
+                    .append(layout.getValue().text()).append('\n');
+        }
+        String body = text.toString();
         byte[] bytes = (body + "crc32=" + crc32(body) + "\n").getBytes(StandardCharsets.UTF_8);
         Path temporary = directory.resolve("." + absolute.getFileName() + ".tmp");
         try {

@@ -1,11 +1,14 @@
 package dev.cosid;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +19,10 @@ import org.slf4j.LoggerFactory;
  * in the background when less than {@code ahead/2} remains. After a restart the floor is
  * {@code max(ceiling in the file, not-before)}, so a crash followed by a clock set back cannot
  * repeat an id.
+ *
+ * <p>While the runtime runs it holds an exclusive lock on the state file ({@link StateFileLock}), so a
+ * second process configured with the same file is refused. The state file also keeps the layout of
+ * every id space the slot issued in, so a later run cannot issue another layout's ids there.
  */
 final class StaticSlotKeeper extends SlotKeeper {
 
@@ -24,12 +31,17 @@ final class StaticSlotKeeper extends SlotKeeper {
 
     private final String namespace;
     private final int slot;
-    private final Path stateFile;
+    /** The configured path, for messages; null without a state file. */
+    private final Path configuredFile;
     private final long aheadMillis;
     private final long notBefore;
     private final Owner owner;
     private final Clock clock;
     private final CosIdListener listener;
+    private final Map<String, LayoutRecord> layouts = new HashMap<>();
+    /** The file written: the configured path, or the target of a symbolic link; null without a state file. */
+    private Path stateFile;
+    private StateFileLock fileLock;
     private int failures;
 
     StaticSlotKeeper(String namespace, int slot, Path stateFile, Duration ahead, long notBefore, Owner owner,
@@ -37,7 +49,7 @@ final class StaticSlotKeeper extends SlotKeeper {
         super(scheduler, clock);
         this.namespace = namespace;
         this.slot = slot;
-        this.stateFile = stateFile;
+        this.configuredFile = stateFile;
         this.aheadMillis = ahead.toMillis();
         this.notBefore = notBefore;
         this.owner = owner;
@@ -48,30 +60,45 @@ final class StaticSlotKeeper extends SlotKeeper {
     @Override
     void start(Duration acquireTimeout) {
         long floor = notBefore;
-        if (stateFile == null) {
+        if (configuredFile == null) {
             LOG.warn("static slot {} of namespace '{}' has no state file: a clock set back across a restart can "
                     + "repeat ids. Set cosid.machine.static.state-file in production", slot, namespace);
         } else {
-            Optional<StateFile.State> state = StateFile.read(stateFile);
-            if (state.isPresent()) {
-                StateFile.State stored = state.get();
-                if (!stored.namespace().equals(namespace) || stored.slot() != slot) {
-                    throw new StateFileException("the state file " + stateFile + " belongs to namespace '"
-                            + stored.namespace() + "' slot " + stored.slot() + ", not namespace '" + namespace
-                            + "' slot " + slot + ". It is left as it is. Point state-file at this slot's own file; "
-                            + "if this slot never had one, start it with a new file path", null);
+            stateFile = StateFile.resolve(configuredFile);
+            fileLock = StateFileLock.acquire(stateFile, owner.key(), clock.nowMillis());
+            try {
+                Optional<StateFile.State> state = StateFile.read(stateFile);
+                if (state.isPresent()) {
+                    StateFile.State stored = state.get();
+                    if (!stored.namespace().equals(namespace) || stored.slot() != slot) {
+                        throw new StateFileException("the state file " + configuredFile + " belongs to namespace '"
+                                + stored.namespace() + "' slot " + stored.slot() + ", not namespace '" + namespace
+                                + "' slot " + slot + ". It is left as it is. Point state-file at this slot's own file; "
+                                + "if this slot never had one, start it with a new file path", null);
+                    }
+                    floor = Math.max(floor, stored.ceiling());
+                    layouts.putAll(stored.layouts());
                 }
-                floor = Math.max(floor, stored.ceiling());
+            } catch (RuntimeException e) {
+                fileLock.close();
+                throw e;
             }
         }
         long now = clock.nowMillis();
         synchronized (lock) {
-            // a clock behind the floor waits to pass it, then still has a whole 'ahead' to issue in
-            SlotLease lease = window(floor, Math.max(floor, now) + aheadMillis, now);
-            persist(lease.ceiling());
-            binding = new Binding(lease, Binding.State.BOUND);
-            listener.onSlotAcquired(lease, Duration.ZERO);
-            schedule(Duration.ofMillis(Math.max(1, aheadMillis / 4)));
+            try {
+                // a clock behind the floor waits to pass it, then still has a whole 'ahead' to issue in
+                SlotLease lease = window(floor, Math.max(floor, now) + aheadMillis, now);
+                persist(lease.ceiling());
+                binding = new Binding(lease, Binding.State.BOUND);
+                listener.onSlotAcquired(lease, Duration.ZERO);
+                schedule(Duration.ofMillis(Math.max(1, aheadMillis / 4)));
+            } catch (RuntimeException e) {
+                if (fileLock != null) {
+                    fileLock.close();
+                }
+                throw e;
+            }
         }
     }
 
@@ -125,9 +152,28 @@ final class StaticSlotKeeper extends SlotKeeper {
         }
     }
 
+    /** Records the layout of an id space in the state file before its first id, or returns the recorded one. */
+    @Override
+    LayoutRecord registerLayout(String name, LayoutRecord proposed) {
+        synchronized (lock) {
+            LayoutRecord known = layouts.get(name);
+            if (known != null) {
+                return known;
+            }
+            layouts.put(name, proposed);
+            try {
+                persist(binding.lease.ceiling());
+            } catch (RuntimeException e) {
+                layouts.remove(name);
+                throw e;
+            }
+            return proposed;
+        }
+    }
+
     private void persist(long ceiling) {
         if (stateFile != null) {
-            StateFile.write(stateFile, new StateFile.State(namespace, slot, ceiling));
+            StateFile.write(stateFile, new StateFile.State(namespace, slot, ceiling, layouts));
         }
     }
 
@@ -139,6 +185,14 @@ final class StaticSlotKeeper extends SlotKeeper {
         } catch (RuntimeException e) {
             logFailure("cannot write the last issued millisecond of static slot " + slot + " of namespace '"
                     + namespace + "'; the ceiling on disk stays, which is safe", e, true);
+        }
+    }
+
+    /** Lets the next process have the state file. */
+    @Override
+    void closed() {
+        if (fileLock != null) {
+            fileLock.close();
         }
     }
 }

@@ -307,4 +307,77 @@ class CosIdRuntimeTest {
         assertThrows(dev.cosid.lease.LeaseStoreException.class, () -> builder().start());
         assertFalse(scheduler.pending() > 0);
     }
+
+    @Test
+    void anIdSpaceKeepsTheLayoutItWasFirstCreatedWithAcrossRuntimes() {
+        try (CosIdRuntime first = builder().start()) {
+            first.snowflake("order", IdLayout.MILLISECOND).nextId();
+        }
+        try (CosIdRuntime second = builder().ownerKey("node-b").start()) {
+            NamespaceMismatchException refused = assertThrows(NamespaceMismatchException.class,
+                    () -> second.snowflake("order", IdLayout.SECOND));
+            assertTrue(refused.getMessage().contains("this generator asks for SECOND"), refused.getMessage());
+            assertTrue(refused instanceof IllegalArgumentException, "bad input: exit 2 on the command line");
+            // another name is another id space, free to use another layout
+            assertEquals(IdLayout.SECOND, second.snowflake("batch", IdLayout.SECOND).layout());
+            assertEquals(IdLayout.MILLISECOND, second.snowflake("order").layout());
+        }
+    }
+
+    @Test
+    void idsOfTwoLayoutsInOneIdSpaceCanBeEqualWhichIsWhyTheLayoutIsKept() {
+        // a SECOND id at unit u, slot 0, sequence s is the MILLISECOND id at unit 1024 u, slot s >> 12
+        long unit = 220_000_000L;
+        long secondId = IdLayout.SECOND.compose(unit, 0, (5L << 12) | 7);
+        long millisecondId = IdLayout.MILLISECOND.compose(unit << 10, 5, 7);
+        assertEquals(secondId, millisecondId);
+    }
+
+    @Test
+    void aStoreThatKeepsNoLayoutsStillCreatesGenerators() {
+        dev.cosid.lease.LeaseStore plain = new dev.cosid.lease.LeaseStore() {
+            @Override public dev.cosid.lease.NamespaceRecord register(String ns, dev.cosid.lease.NamespaceRecord p) {
+                return store.register(ns, p);
+            }
+            @Override public Optional<dev.cosid.lease.NamespaceRecord> namespace(String ns) {
+                return store.namespace(ns);
+            }
+            @Override public dev.cosid.lease.SlotTable read(String ns) {
+                return store.read(ns);
+            }
+            @Override public Optional<SlotLease> acquire(String ns, int slot, Owner owner, LeaseTerms terms) {
+                return store.acquire(ns, slot, owner, terms);
+            }
+            @Override public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
+                return store.renew(lease, terms);
+            }
+            @Override public boolean release(SlotLease lease, long lastIssued) {
+                return store.release(lease, lastIssued);
+            }
+            @Override public String describe() {
+                return "plain";
+            }
+            @Override public void close() {
+            }
+        };
+        try (CosIdRuntime runtime = builder().store(plain).start()) {
+            assertEquals(0, IdLayout.SECOND.parse(runtime.snowflake("order", IdLayout.SECOND).nextId()).slot());
+        }
+    }
+
+    @Test
+    void aGeneratorCreatedWhileTheStoreIsBrieflyDownWaitsForItLikeStartUp() {
+        try (CosIdRuntime runtime = builder().acquireTimeout(Duration.ofSeconds(5)).start()) {
+            store.failLayouts.set(3);
+            long before = nodeClock.monotonicNanos();
+            SnowflakeId ids = runtime.snowflake("order");
+            assertEquals(Duration.ofMillis(100 + 200 + 400), Duration.ofNanos(nodeClock.monotonicNanos() - before));
+            assertEquals(0, IdLayout.MILLISECOND.parse(ids.nextId()).slot());
+            store.failLayouts.set(1_000);
+            dev.cosid.lease.LeaseStoreException down = assertThrows(dev.cosid.lease.LeaseStoreException.class,
+                    () -> runtime.snowflake("batch"));
+            assertTrue(down.getMessage().contains("registerLayout"), down.getMessage());
+            assertEquals(List.of(ids), runtime.generators(), "no generator without its layout on record");
+        }
+    }
 }

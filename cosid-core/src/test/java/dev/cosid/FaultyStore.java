@@ -10,20 +10,37 @@ import dev.cosid.lease.SlotTable;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A store that delegates, counts calls, and fails renewals or every call on demand. */
+/**
+ * A store that delegates, counts calls, and fails renewals or every call on demand; {@link #swap}
+ * replaces its data with another store's, as a store that lost its data would.
+ */
 final class FaultyStore implements LeaseStore {
 
-    private final LeaseStore delegate;
+    private volatile LeaseStore delegate;
     final AtomicInteger calls = new AtomicInteger();
     volatile boolean failRenewals;
     volatile boolean failEverything;
+    /** Thrown by every call while set, such as a {@link dev.cosid.lease.StoreDataLostException}. */
+    volatile RuntimeException failWith;
+    /** How many of the next layout registrations fail as an unreachable store would. */
+    final AtomicInteger failLayouts = new AtomicInteger();
+    /** Run before every read, to change the store between two reads of a waiting runtime. */
+    volatile Runnable beforeRead;
 
     FaultyStore(LeaseStore delegate) {
         this.delegate = delegate;
     }
 
+    /** Replaces the data: every later call goes to the given store. */
+    void swap(LeaseStore replacement) {
+        delegate = replacement;
+    }
+
     private void enter(String operation) {
         calls.incrementAndGet();
+        if (failWith != null) {
+            throw failWith;
+        }
         if (failEverything || (failRenewals && operation.equals("renew"))) {
             throw new LeaseStoreException("injected failure of " + operation);
         }
@@ -42,7 +59,21 @@ final class FaultyStore implements LeaseStore {
     }
 
     @Override
+    public dev.cosid.lease.LayoutRecord registerLayout(String namespace, String name,
+                                                       dev.cosid.lease.LayoutRecord proposed) {
+        enter("registerLayout");
+        if (failLayouts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new LeaseStoreException("injected failure of registerLayout");
+        }
+        return delegate.registerLayout(namespace, name, proposed);
+    }
+
+    @Override
     public SlotTable read(String namespace) {
+        Runnable hook = beforeRead;
+        if (hook != null) {
+            hook.run();
+        }
         enter("read");
         return delegate.read(namespace);
     }

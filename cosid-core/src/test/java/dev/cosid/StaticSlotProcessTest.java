@@ -112,4 +112,39 @@ class StaticSlotProcessTest {
         assertArrayEquals(content, Files.readAllBytes(state));
         assertEquals(Duration.ZERO, Duration.ZERO);
     }
+
+    @Test
+    void aSecondProcessOnTheSameStateFileIsRefusedNamingTheFirstAndNoIdRepeats() throws Exception {
+        Path state = dir.resolve("shared");
+        Path first = dir.resolve("first.ids");
+        Process running = worker("run", state, 0, first);
+        awaitLines(first, 5_000, running);
+
+        Path second = dir.resolve("second.ids");
+        Process refused = worker("run", state, 0, second);
+        assertTrue(refused.waitFor(60, TimeUnit.SECONDS), "the second process did not stop");
+        String err = Files.readString(dir.resolve("second.ids.err"), StandardCharsets.UTF_8);
+        assertEquals(3, refused.exitValue(), err);
+        assertEquals(1, err.strip().lines().count(), "one line: " + err);
+        assertTrue(err.startsWith("the state file " + state + " is in use by another process (pid " + running.pid()
+                + ", owner "), err);
+        assertTrue(!Files.exists(second) || Files.size(second) == 0, "the refused process issued nothing");
+        assertTrue(running.isAlive(), "the first process keeps running");
+
+        running.destroyForcibly();
+        assertTrue(running.waitFor(10, TimeUnit.SECONDS));
+        long[] issuedFirst = ids(first);
+        Path third = dir.resolve("third.ids");
+        Process next = worker("run", state, 0, third); // the lock died with its process
+        awaitLines(third, 1_000, next);
+        next.destroyForcibly();
+        assertTrue(next.waitFor(10, TimeUnit.SECONDS));
+        Set<Long> all = new HashSet<>();
+        for (long id : issuedFirst) {
+            assertTrue(all.add(id));
+        }
+        for (long id : ids(third)) {
+            assertTrue(all.add(id), "id " + id + " repeats");
+        }
+    }
 }

@@ -170,4 +170,82 @@ class StaticSlotTest {
                     () -> runtime.snowflake("js", IdLayout.SAFE_JS_MILLISECOND)).getMessage().contains("bits 10"));
         }
     }
+
+    @Test
+    void aSecondRuntimeOnTheSameStateFileIsRefusedNamingTheHolder() {
+        try (CosIdRuntime first = builder().ownerKey("first-host:1").start()) {
+            byte[] before = readState();
+            StateFileException refused = assertThrows(StateFileException.class,
+                    () -> builder().ownerKey("second-host:2").start());
+            assertTrue(refused.getMessage().startsWith("the state file " + file() + " is in use by another runtime of "
+                    + "this process (pid " + ProcessHandle.current().pid() + ", owner first-host:1"), refused.getMessage());
+            assertArrayEquals(before, readState(), "the refused runtime wrote nothing");
+            assertEquals(3, IdLayout.MILLISECOND.parse(first.snowflake("order").nextId()).slot());
+        }
+        try (CosIdRuntime next = builder().ownerKey("second-host:2").start()) {
+            assertTrue(next.lease().floor() >= T0, "once the first closed, the file is free");
+        }
+    }
+
+    private byte[] readState() {
+        try {
+            return Files.readAllBytes(file());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void aStateFileThatIsASymbolicLinkIsWrittenThroughToItsTarget() throws Exception {
+        Path target = Files.createDirectories(dir.resolve("real")).resolve("state-3");
+        StateFile.write(target, new StateFile.State("orders", 3, T0 + 5_000));
+        Files.createSymbolicLink(file(), target);
+        try (CosIdRuntime runtime = builder().start()) {
+            assertEquals(T0 + 5_000, runtime.lease().floor(), "the floor comes from the link's target");
+            assertEquals(T0 + 15_000, StateFile.read(target).orElseThrow().ceiling(), "floor + ahead, in the target");
+        }
+        assertTrue(Files.isSymbolicLink(file()), "the link stays a link");
+        assertEquals(target, Files.readSymbolicLink(file()));
+        assertTrue(Files.exists(dir.resolve("real").resolve("state-3.lock")), "the lock sits beside the target");
+    }
+
+    @Test
+    void aDanglingSymbolicLinkIsAnErrorNotAMissingFile() throws Exception {
+        Files.createSymbolicLink(file(), dir.resolve("gone"));
+        StateFileException refused = assertThrows(StateFileException.class, () -> builder().start());
+        assertTrue(refused.getMessage().contains("is a symbolic link to " + dir.resolve("gone") + ", which does not exist"),
+                refused.getMessage());
+        assertTrue(Files.isSymbolicLink(file()));
+        assertFalse(Files.exists(dir.resolve("gone")), "nothing was created at the target");
+    }
+
+    @Test
+    void theStateFileKeepsEachIdSpacesLayoutAndRefusesAnother() {
+        try (CosIdRuntime runtime = builder().start()) {
+            runtime.snowflake("order").nextId();
+            runtime.snowflake("batch", IdLayout.SECOND);
+        }
+        StateFile.State state = StateFile.read(file()).orElseThrow();
+        assertEquals(java.util.Set.of("order", "batch"), state.layouts().keySet());
+        clock.advance(Duration.ofSeconds(30));
+        try (CosIdRuntime again = builder().start()) {
+            NamespaceMismatchException refused = assertThrows(NamespaceMismatchException.class,
+                    () -> again.snowflake("order", IdLayout.SECOND));
+            assertTrue(refused.getMessage().startsWith("id space 'order' of namespace 'orders' uses the layout "
+                    + "MILLISECOND (epoch 1577203200000 ms, unit 1 ms, 41+10+12 bits); this generator asks for SECOND"),
+                    refused.getMessage());
+            assertEquals(IdLayout.SECOND, again.snowflake("batch", IdLayout.SECOND).layout());
+            assertEquals(3, IdLayout.MILLISECOND.parse(again.snowflake("order").nextId()).slot());
+        }
+    }
+
+    @Test
+    void aStateFileWithLayoutLinesStaysReadableByTheFormatsFirstReader() {
+        try (CosIdRuntime runtime = builder().start()) {
+            runtime.snowflake("order items", IdLayout.SECOND);
+        }
+        String text = new String(readState(), StandardCharsets.UTF_8);
+        assertTrue(text.contains("\nlayout.order+items=1577203200000,1000,31,10,22\n"), text);
+        assertTrue(text.contains("\nversion=1\n"), "the version stays 1: readers that predate layouts skip the lines");
+    }
 }

@@ -1,6 +1,7 @@
 package dev.cosid;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,6 +49,11 @@ class WindowCheckTest {
 
         @Override
         void giveBack(SlotLease lease, long lastIssuedMillis) {
+        }
+
+        @Override
+        dev.cosid.lease.LayoutRecord registerLayout(String name, dev.cosid.lease.LayoutRecord proposed) {
+            return proposed;
         }
     }
 
@@ -120,6 +126,32 @@ class WindowCheckTest {
         assertTrue(refused.getMessage().contains("held by the floor"), refused.getMessage());
         assertTrue(refused.getMessage().contains("floor " + (T0 + 3_000)), refused.getMessage());
         assertTrue(clock.nowMillis() - T0 >= 1_000 && clock.nowMillis() - T0 < 1_100);
+    }
+
+    @Test
+    void aClockBeforeTheLayoutsEpochIsNamedAsSuchNotAsTheFloor() {
+        long beforeEpoch = IdLayout.COSID_EPOCH_MILLIS - 86_400_000L; // the host believes it is 2019-12-23
+        clock.set(beforeEpoch);
+        bind(3, 0, beforeEpoch + 31_000);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class,
+                () -> generator(IdLayout.MILLISECOND, 0).nextId());
+        assertEquals(IdUnavailableException.Reason.CLOCK_OUT_OF_RANGE, refused.reason());
+        assertTrue(refused.getMessage().contains("the clock at " + beforeEpoch + " ms (2019-12-23T16:00:00Z) is "
+                + "before the epoch 1577203200000 ms (2019-12-24T16:00:00Z)"), refused.getMessage());
+        assertFalse(refused.getMessage().contains("floor 0 ms"), refused.getMessage());
+    }
+
+    @Test
+    void aClockPastTheLayoutsLastUnitIsNamedAsSuchNotAsTheCeiling() {
+        IdLayout small = new IdLayout(IdLayout.COSID_EPOCH_MILLIS, 1000, 20, 10, 12); // ends after 2^20 s, ~12 days
+        long pastEnd = IdLayout.COSID_EPOCH_MILLIS + (1L << 20) * 1000 + 5_000;
+        clock.set(pastEnd);
+        bind(3, pastEnd - 1_000, pastEnd + 31_000);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class,
+                () -> generator(small, 0).nextId());
+        assertEquals(IdUnavailableException.Reason.CLOCK_OUT_OF_RANGE, refused.reason());
+        assertTrue(refused.getMessage().contains("is past the last unit of the layout"), refused.getMessage());
+        assertFalse(refused.getMessage().contains("held by the ceiling"), refused.getMessage());
     }
 
     @Test

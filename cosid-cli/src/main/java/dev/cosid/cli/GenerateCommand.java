@@ -25,6 +25,8 @@ import picocli.CommandLine.Option;
 final class GenerateCommand implements Callable<Integer> {
 
     private static final long REPORT_EVERY_NANOS = 1_000_000_000L;
+    /** The longest {@code --duration}: far beyond any run, and far below an overflow of the monotonic clock. */
+    private static final Duration LONGEST_DURATION = Duration.ofDays(36_500);
     /** The most ids {@code --rate} lets through at once to make up for a late wake-up: 10 ms worth. */
     private static final long RATE_BURST_NANOS = 10_000_000L;
 
@@ -68,6 +70,10 @@ final class GenerateCommand implements Callable<Integer> {
                 : amount.count;
         Clock clock = Clock.system();
         long started = clock.monotonicNanos();
+        if (amount != null && amount.duration != null && amount.duration.compareTo(LONGEST_DURATION) > 0) {
+            throw new IllegalArgumentException("--duration " + amount.duration + " is longer than "
+                    + LONGEST_DURATION.toDays() + " days");
+        }
         long endNanos = amount != null && amount.duration != null ? started + amount.duration.toNanos() : Long.MAX_VALUE;
 
         CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, new StderrListener(err));
@@ -98,8 +104,9 @@ final class GenerateCommand implements Callable<Integer> {
                     if (CosIdCommand.stopping) {
                         break;
                     }
-                    if (count >= 0 && amount != null && amount.duration == null) {
-                        throw e;
+                    if (count >= 0 && amount != null && amount.duration == null
+                            || e.reason() == IdUnavailableException.Reason.CLOSED) {
+                        throw e; // a runtime stopped for good (its store's data vanished) never comes back
                     }
                     long now = clock.monotonicNanos();
                     if (now - lastReport > REPORT_EVERY_NANOS) {

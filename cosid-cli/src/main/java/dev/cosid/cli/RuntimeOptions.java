@@ -3,6 +3,7 @@ package dev.cosid.cli;
 import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
+import dev.cosid.Limits;
 import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
@@ -41,6 +42,16 @@ final class RuntimeOptions {
             description = "a static slot's floor while its state file does not exist, e.g. 2026-12-01T00:00:00Z")
     java.time.Instant notBefore;
 
+    @Option(names = "--allow-future-not-before",
+            description = "accept a --not-before more than a day past the clock (no id is issued before it)")
+    boolean allowFutureNotBefore;
+
+    @Option(names = "--cold-start-guard",
+            description = "a slot record created where none existed starts past now + ttl + tolerance, so a store "
+                    + "that lost its data never hands out a window an earlier holder may still use; costs one wait of "
+                    + "ttl + tolerance per newly created slot record (docs/stores.md)")
+    boolean coldStartGuard;
+
     @Option(names = "--bits", paramLabel = "N",
             description = "slot bits of the namespace, at most the layout's (default: 10, or the layout's slot "
                     + "bits when fewer: 3 for the SAFE_JS layouts)")
@@ -61,14 +72,14 @@ final class RuntimeOptions {
     /** Refuses options that mean nothing together rather than silently ignoring one. */
     void refuseConflicts(CommandLine.ParseResult parsed) {
         if (staticSlot != null) {
-            for (String option : new String[] {"--store", "--ttl", "--tolerance"}) {
+            for (String option : new String[] {"--store", "--ttl", "--tolerance", "--cold-start-guard"}) {
                 if (parsed.hasMatchedOption(option)) {
                     throw new IllegalArgumentException(option + " cannot be used with --static-slot, which uses no "
                             + "store: its window comes from --state-file");
                 }
             }
         } else {
-            for (String option : new String[] {"--state-file", "--not-before", "--ahead"}) {
+            for (String option : new String[] {"--state-file", "--not-before", "--ahead", "--allow-future-not-before"}) {
                 if (parsed.hasMatchedOption(option)) {
                     throw new IllegalArgumentException(option + " needs --static-slot");
                 }
@@ -95,12 +106,17 @@ final class RuntimeOptions {
                 throw new IllegalArgumentException("--static-slot needs --state-file: without it a clock set back "
                         + "across a restart can repeat ids");
             }
-            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead);
+            builder.staticSlot(staticSlot).stateFile(stateFile).ahead(ahead).allowFutureNotBefore(allowFutureNotBefore);
             if (notBefore != null) {
                 builder.notBefore(notBefore);
             }
         } else {
-            builder.store(storeOptions.store);
+            builder.store(storeOptions.store).coldStartGuard(coldStartGuard);
+            if (coldStartGuard) {
+                // a new slot record's first id waits out ttl + tolerance once: let nextId wait that long
+                Duration wait = ttl.plus(tolerance).plusSeconds(1);
+                builder.maxWait(wait.compareTo(Limits.MAX_WAIT_MAX) > 0 ? Limits.MAX_WAIT_MAX : wait);
+            }
         }
         return builder;
     }

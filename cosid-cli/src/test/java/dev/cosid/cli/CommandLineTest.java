@@ -135,6 +135,12 @@ class CommandLineTest {
     }
 
     @Test
+    void aDurationOfCenturiesIsBadInputNotAnOverflow() {
+        assertOneLineError(run("generate", "--duration", "100000000h", "--store", "memory:"), 2,
+                "--duration PT100000000H is longer than 36500 days");
+    }
+
+    @Test
     void badStoreNamespaceAndBitsAreRefusedBeforeAnyStoreCall() throws Exception {
         assertOneLineError(run("generate", "--store", "mongodb://localhost/ids"), 2,
                 "unknown store URL scheme 'mongodb:'; supported: memory:, sqlite:,");
@@ -156,7 +162,7 @@ class CommandLineTest {
     @Test
     void aNamespaceRegisteredWithOtherBitsIsRefusedNamingBoth() {
         assertEquals(0, run("generate", "--store", sqlite(), "--bits", "4").status());
-        assertOneLineError(run("generate", "--store", sqlite(), "--bits", "5"), 1,
+        assertOneLineError(run("generate", "--store", sqlite(), "--bits", "5"), 2,
                 "holds 16 slots and tolerance 1000 ms; this runtime asks for 32 slots");
     }
 

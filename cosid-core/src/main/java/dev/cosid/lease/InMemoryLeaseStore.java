@@ -27,6 +27,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
     private final Clock clock;
     private final Map<String, NamespaceRecord> namespaces = new HashMap<>();
     private final Map<String, TreeMap<Integer, SlotRecord>> slots = new HashMap<>();
+    private final Map<String, Map<String, LayoutRecord>> layouts = new HashMap<>();
 
     /** Creates a store on the system clock. */
     public InMemoryLeaseStore() {
@@ -54,6 +55,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
     }
 
     @Override
+    public synchronized LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+        Objects.requireNonNull(proposed, "proposed");
+        return layouts.computeIfAbsent(namespace, ns -> new HashMap<>()).computeIfAbsent(name, n -> proposed);
+    }
+
+    @Override
     public synchronized SlotTable read(String namespace) {
         Namespaces.require(namespace);
         return new SlotTable(namespace, clock.nowMillis(),
@@ -63,32 +72,43 @@ public final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public synchronized Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         long now = clock.nowMillis();
-        return apply(namespace, slot, LeaseTransitions.fresh(slot, now, terms),
+        return apply(namespace, slot, LeaseTransitions.fresh(slot, now, terms), true,
                 current -> LeaseTransitions.acquire(current, owner, now, terms));
     }
 
     @Override
     public synchronized Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
-        return apply(lease.namespace(), lease.slot(), SlotRecord.empty(lease.slot()), current ->
+        return apply(lease.namespace(), lease.slot(), null, false, current ->
                 LeaseTransitions.renew(current, lease.owner(), lease.fence(), clock.nowMillis(), terms));
     }
 
     @Override
     public synchronized boolean release(SlotLease lease, long lastIssuedMillis) {
-        return apply(lease.namespace(), lease.slot(), SlotRecord.empty(lease.slot()), current ->
+        return apply(lease.namespace(), lease.slot(), null, false, current ->
                 LeaseTransitions.release(current, lease.owner(), lease.fence(), lastIssuedMillis)).isPresent();
     }
 
-    private Optional<SlotLease> apply(String namespace, int slot, SlotRecord absent,
+    /**
+     * Applies a transition to a slot's record, or to {@code absent} when it has none; a renewal or a
+     * release (no {@code absent}) of a slot or namespace whose record is gone finds no lease.
+     */
+    private Optional<SlotLease> apply(String namespace, int slot, SlotRecord absent, boolean acquiring,
                                       Function<SlotRecord, Optional<SlotRecord>> transition) {
         Namespaces.require(namespace);
         NamespaceRecord record = namespaces.get(namespace);
         if (record == null) {
+            if (!acquiring) {
+                return Optional.empty();
+            }
             throw new IllegalStateException("namespace '" + namespace + "' is not registered");
         }
         Namespaces.requireSlot(slot, record.limit());
         TreeMap<Integer, SlotRecord> table = slots.computeIfAbsent(namespace, name -> new TreeMap<>());
-        Optional<SlotRecord> next = transition.apply(table.getOrDefault(slot, absent));
+        SlotRecord current = table.getOrDefault(slot, absent);
+        if (current == null) {
+            return Optional.empty();
+        }
+        Optional<SlotRecord> next = transition.apply(current);
         next.ifPresent(changed -> table.put(slot, changed));
         long now = clock.nowMillis();
         return next.map(changed -> changed.toLease(namespace, now));

@@ -38,6 +38,21 @@ public interface LeaseStore extends AutoCloseable {
     Optional<NamespaceRecord> namespace(String namespace);
 
     /**
+     * Records the layout of an id space (a generator name) of a namespace if it has none, and returns
+     * the stored one. The default keeps nothing and throws {@link UnsupportedOperationException}; every
+     * store CosId ships records layouts.
+     *
+     * @param namespace a valid namespace name
+     * @param name the id space, checked by {@link LayoutRecord#requireName(String)}
+     * @param proposed the layout to record when none is
+     * @return the layout the store holds, which may differ from the proposal
+     * @throws UnsupportedOperationException when the store keeps no layouts
+     */
+    default LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        throw new UnsupportedOperationException(describe() + " keeps no layouts of id spaces");
+    }
+
+    /**
      * Reads every slot record of a namespace with the store's clock.
      *
      * @param namespace a valid namespace name

@@ -18,6 +18,13 @@ package dev.cosid.lease;
 public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStartGuard) {
 
     /**
+     * The longest ttl or tolerance a store accepts, about 100 years: a store clock plus both stays far
+     * below {@link Long#MAX_VALUE}, so no sum a store computes can overflow. Runtimes allow far less
+     * ({@code dev.cosid.Limits}).
+     */
+    public static final long MAX_MILLIS = 3_155_760_000_000L;
+
+    /**
      * Creates terms without the cold-start guard.
      *
      * @param ttlMillis how long a lease lives past the store's now
@@ -25,6 +32,15 @@ public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStart
      */
     public LeaseTerms(long ttlMillis, long toleranceMillis) {
         this(ttlMillis, toleranceMillis, false);
+    }
+
+    /**
+     * Returns these terms with the cold-start guard on.
+     *
+     * @return guarded terms
+     */
+    public LeaseTerms guarded() {
+        return coldStartGuard ? this : new LeaseTerms(ttlMillis, toleranceMillis, true);
     }
 
     /** Returns the next floor of a slot record created now: 0, or {@code now + ttl + tolerance} when guarded. */
@@ -36,11 +52,12 @@ public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStart
 
     /** Checks both durations. */
     public LeaseTerms {
-        if (ttlMillis < 1) {
-            throw new IllegalArgumentException("ttl of " + ttlMillis + " ms is less than 1 ms");
+        if (ttlMillis < 1 || ttlMillis > MAX_MILLIS) {
+            throw new IllegalArgumentException("ttl of " + ttlMillis + " ms is outside 1.." + MAX_MILLIS + " ms");
         }
-        if (toleranceMillis < 0) {
-            throw new IllegalArgumentException("tolerance of " + toleranceMillis + " ms is negative");
+        if (toleranceMillis < 0 || toleranceMillis > MAX_MILLIS) {
+            throw new IllegalArgumentException("tolerance of " + toleranceMillis + " ms is outside 0.." + MAX_MILLIS
+                    + " ms");
         }
     }
 }

@@ -1,6 +1,6 @@
 package dev.cosid.jdbc;
 
-import java.util.List;
+import java.sql.SQLException;
 
 /** H2 2.x: {@code SELECT ... FROM FINAL TABLE (MERGE | UPDATE ...)}; time from {@code CURRENT_TIMESTAMP}. */
 final class H2Dialect extends JdbcDialect {
@@ -11,8 +11,34 @@ final class H2Dialect extends JdbcDialect {
     }
 
     @Override
-    public List<String> schema() {
-        return JdbcDialect.POSTGRESQL.schema();
+    String namespaceTable() {
+        return JdbcDialect.POSTGRESQL.namespaceTable();
+    }
+
+    @Override
+    String slotTable() {
+        return JdbcDialect.POSTGRESQL.slotTable();
+    }
+
+    @Override
+    String layoutTable() {
+        return JdbcDialect.POSTGRESQL.layoutTable();
+    }
+
+    @Override
+    String insertLayout() {
+        return "MERGE INTO cosid_layout l USING (VALUES (CAST(:ns AS VARCHAR(64)), CAST(:name AS VARCHAR(128)), "
+                + "CAST(:epoch AS BIGINT), CAST(:unit AS BIGINT), CAST(:tbits AS INTEGER), CAST(:sbits AS INTEGER), "
+                + "CAST(:qbits AS INTEGER))) AS x (namespace, name, epoch_ms, unit_ms, timestamp_bits, slot_bits, "
+                + "sequence_bits) ON l.namespace = x.namespace AND l.name = x.name WHEN NOT MATCHED THEN INSERT "
+                + "(namespace, name, epoch_ms, unit_ms, timestamp_bits, slot_bits, sequence_bits) VALUES (x.namespace, "
+                + "x.name, x.epoch_ms, x.unit_ms, x.timestamp_bits, x.slot_bits, x.sequence_bits)";
+    }
+
+    /** TABLE_OR_VIEW_NOT_FOUND and its variants. */
+    @Override
+    boolean dataGone(SQLException e) {
+        return "42S02".equals(e.getSQLState()) || (e.getErrorCode() >= 42102 && e.getErrorCode() <= 42104);
     }
 
     /** H2 keeps {@code CURRENT_TIMESTAMP} fixed for the statement's transaction. */
@@ -56,7 +82,7 @@ final class H2Dialect extends JdbcDialect {
         return "SELECT " + ROW_COLUMNS + ", " + now() + " FROM FINAL TABLE (UPDATE cosid_slot SET expires_at = "
                 + expires + ", ceiling_ms = " + ceiling + ", next_floor = " + ceiling
                 + " WHERE namespace = :ns AND slot = :slot AND owner_key = :key AND owner_incarnation = :inc "
-                + "AND fence = :fence)";
+                + "AND fence = :fence AND " + namespaceExists() + ")";
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.cosid.jdbc;
 
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Locale;
 
@@ -10,7 +11,9 @@ import java.util.Locale;
  *
  * <p>Parameters are named: {@code :ns}, {@code :slot}, {@code :key}, {@code :inc}, {@code :ttl},
  * {@code :tol}, {@code :guard} (1 with the cold-start guard, else 0), {@code :fence}, {@code :last},
- * {@code :limit}. A statement whose condition does not hold returns no row, or the unchanged row;
+ * {@code :limit}, and for layouts {@code :name}, {@code :epoch}, {@code :unit}, {@code :tbits}, {@code :sbits},
+ * {@code :qbits}. A renewal holds only while the namespace record exists, so a namespace that vanished
+ * ends its leases. A statement whose condition does not hold returns no row, or the unchanged row;
  * the store tells the two apart by the row's owner and fence.
  *
  * <h2>Example</h2>
@@ -61,7 +64,41 @@ public abstract class JdbcDialect {
     public abstract String name();
 
     /** Returns the DDL statements that create the schema; each is safe to run again. */
-    public abstract List<String> schema();
+    public List<String> schema() {
+        return List.of(namespaceTable(), slotTable(), layoutTable());
+    }
+
+    /** The table of namespace records. */
+    abstract String namespaceTable();
+
+    /** The table of slot records. */
+    abstract String slotTable();
+
+    /** The table of id-space layouts, added in CosId 5.0; a database made before it gets it at the next open. */
+    abstract String layoutTable();
+
+    /** Inserts a layout record unless the id space has one: {@code :ns, :name, :epoch, :unit, :tbits, :sbits, :qbits}. */
+    abstract String insertLayout();
+
+    /** Selects the layout of {@code :ns, :name}. */
+    String selectLayout() {
+        return "SELECT epoch_ms, unit_ms, timestamp_bits, slot_bits, sequence_bits FROM cosid_layout "
+                + "WHERE namespace = :ns AND name = :name";
+    }
+
+    /** A condition that holds while the namespace record of {@code :ns} exists: renewals need it. */
+    static String namespaceExists() {
+        return "EXISTS (SELECT 1 FROM cosid_namespace n WHERE n.namespace = :ns)";
+    }
+
+    /**
+     * Reports whether an error means the store's tables or file are gone or damaged (dropped tables, a
+     * truncated or overwritten SQLite file), rather than a failure to reach the database.
+     *
+     * @param e the error of a lease operation
+     * @return true when the data is gone
+     */
+    abstract boolean dataGone(SQLException e);
 
     /** Returns the schema as one script, each statement ending with a semicolon. */
     public String schemaScript() {
@@ -92,6 +129,11 @@ public abstract class JdbcDialect {
     /** A statement that fails when the schema is missing. */
     String probeSchema() {
         return "SELECT COUNT(*) FROM cosid_slot WHERE 1 = 0";
+    }
+
+    /** A statement that fails when the layout table, added in CosId 5.0, is missing. */
+    String probeLayouts() {
+        return "SELECT COUNT(*) FROM cosid_layout WHERE 1 = 0";
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.cosid.jdbc;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
@@ -11,6 +12,7 @@ import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -40,6 +42,8 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final JdbcDialect dialect;
     private final String description;
     private final AutoCloseable onClose;
+    /** The embedded database file, checked around every operation; null for a server database. */
+    private final SqliteFile file;
     private final NamespaceLimits limits = new NamespaceLimits();
     private final NamedSql insertNamespace;
     private final NamedSql selectNamespace;
@@ -47,6 +51,8 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final NamedSql acquire;
     private final NamedSql renew;
     private final NamedSql release;
+    private final NamedSql insertLayout;
+    private final NamedSql selectLayout;
 
     /**
      * Creates a store over a data source the caller owns.
@@ -58,15 +64,18 @@ public final class JdbcLeaseStore implements LeaseStore {
      *     error that names the DDL to run
      */
     public JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema) {
-        this(dataSource, dialect, description, createSchema, null);
+        this(dataSource, dialect, description, createSchema, null, null);
     }
 
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
-                   AutoCloseable onClose) {
+                   AutoCloseable onClose, SqliteFile file) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.description = Objects.requireNonNull(description, "description");
         this.onClose = onClose;
+        this.file = file;
+        this.insertLayout = NamedSql.parse(dialect.insertLayout());
+        this.selectLayout = NamedSql.parse(dialect.selectLayout());
         this.insertNamespace = NamedSql.parse(dialect.insertNamespace());
         this.selectNamespace = NamedSql.parse(dialect.selectNamespace());
         this.selectSlots = NamedSql.parse(dialect.selectSlots());
@@ -81,7 +90,9 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     /**
-     * Opens the embedded SQLite store in a file, creating the file, its directory and the schema.
+     * Opens the embedded SQLite store in a file, creating the file, its directory and the schema when no
+     * process uses the path. The store never creates the file again while it is open: a file deleted,
+     * truncated or replaced under it ends every operation with {@link StoreDataLostException}.
      *
      * @param file the database file
      * @return the store, which the caller closes
@@ -152,6 +163,14 @@ public final class JdbcLeaseStore implements LeaseStore {
                         + missing.getMessage() + "); create them with the DDL that './cosid schema --dialect "
                         + dialect.name() + "' prints, or allow auto-creation:\n" + dialect.schemaScript(), missing);
             }
+            try (Statement statement = connection.createStatement()) {
+                statement.executeQuery(dialect.probeLayouts()).close();
+            } catch (SQLException missing) {
+                throw new LeaseStoreException("the table cosid_layout is missing in " + description + " ("
+                        + missing.getMessage() + "): CosId 5.0 records the layout of each id space in it, and this "
+                        + "store may not create tables (createSchema=false). Create it once with:\n"
+                        + dialect.layoutTable() + ";\n", missing);
+            }
         } catch (SQLException e) {
             throw new LeaseStoreException("cannot reach " + description + ": " + e.getMessage(), e);
         }
@@ -184,6 +203,32 @@ public final class JdbcLeaseStore implements LeaseStore {
              ResultSet row = select.executeQuery()) {
             return row.next() ? Optional.of(new NamespaceRecord(row.getInt(1), row.getLong(2))) : Optional.empty();
         }
+    }
+
+    @Override
+    public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+        Map<String, Object> values = new HashMap<>();
+        values.put("ns", namespace);
+        values.put("name", name);
+        values.put("epoch", proposed.epochMillis());
+        values.put("unit", proposed.unitMillis());
+        values.put("tbits", proposed.timestampBits());
+        values.put("sbits", proposed.slotBits());
+        values.put("qbits", proposed.sequenceBits());
+        return run("record the layout of id space '" + name + "' of namespace '" + namespace + "'", connection -> {
+            try (PreparedStatement insert = insertLayout.prepare(connection, values)) {
+                insert.executeUpdate();
+            }
+            try (PreparedStatement select = selectLayout.prepare(connection, Map.of("ns", namespace, "name", name));
+                 ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("the layout of id space '" + name + "' vanished right after it was inserted");
+                }
+                return new LayoutRecord(row.getLong(1), row.getLong(2), row.getInt(3), row.getInt(4), row.getInt(5));
+            }
+        });
     }
 
     @Override
@@ -281,12 +326,34 @@ public final class JdbcLeaseStore implements LeaseStore {
                 row.getLong(8), row.getLong(9));
     }
 
+    /**
+     * Runs one operation on one connection. The embedded file is checked before and after, so an
+     * operation on a file that was deleted, replaced or truncated meanwhile never counts; an error that
+     * means the tables or the file are gone is a {@link StoreDataLostException}.
+     */
     private <T> T run(String what, SqlWork<T> work) {
+        if (file != null) {
+            file.check();
+        }
+        T result;
         try (Connection connection = dataSource.getConnection()) {
-            return work.run(connection);
+            result = work.run(connection);
         } catch (SQLException e) {
+            if (file != null) {
+                file.check(); // a deleted file shows as "unable to open": name the cause instead
+            }
+            if (dialect.dataGone(e)) {
+                throw new StoreDataLostException("the CosId data in " + description + " is gone while in use ("
+                        + e.getMessage() + "): its tables were dropped, or the file was truncated or overwritten. "
+                        + "Nothing is created again, since others may still issue ids under windows only the lost "
+                        + "data knew; restore it, or stop every process that uses it and start again", e);
+            }
             throw new LeaseStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
         }
+        if (file != null) {
+            file.check();
+        }
+        return result;
     }
 
     @Override
@@ -296,6 +363,9 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     @Override
     public void close() {
+        if (file != null) {
+            file.close();
+        }
         if (onClose != null) {
             try {
                 onClose.close();

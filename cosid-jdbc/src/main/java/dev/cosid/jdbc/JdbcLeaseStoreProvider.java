@@ -55,6 +55,9 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             String keep = option.group(3).isEmpty() || option.group(1).equals(";") ? "" : option.group(1);
             jdbcUrl = url.substring(0, option.start()) + keep + url.substring(option.end());
         }
+        if (!lower.startsWith("jdbc:h2:")) {
+            checkAddress(jdbcUrl, url);
+        }
         JdbcDialect dialect;
         if (lower.startsWith("jdbc:postgresql:")) {
             dialect = JdbcDialect.POSTGRESQL;
@@ -69,10 +72,41 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         String description = LeaseStores.redact(url);
         HikariDataSource pool = pool(jdbcUrl, description, url);
         try {
-            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool);
+            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
+        }
+    }
+
+    /**
+     * Checks the hosts and ports of a PostgreSQL or MariaDB URL before a driver sees it, so a typo gets
+     * one clear line (and no driver warning on the console): {@code //host[:port][,host[:port]...]/db}.
+     */
+    static void checkAddress(String jdbcUrl, String url) {
+        int start = jdbcUrl.indexOf("//");
+        if (start < 0) {
+            return; // a driver-specific form such as jdbc:postgresql:db: the driver judges it
+        }
+        int end = start + 2;
+        while (end < jdbcUrl.length() && "/?;".indexOf(jdbcUrl.charAt(end)) < 0) {
+            end++;
+        }
+        String authority = jdbcUrl.substring(start + 2, end);
+        authority = authority.substring(authority.lastIndexOf('@') + 1); // user info goes to the pool, not the driver
+        for (String host : authority.split(",", -1)) {
+            int colon = host.startsWith("[") ? host.indexOf(':', Math.max(0, host.indexOf(']'))) : host.lastIndexOf(':');
+            String name = colon < 0 ? host : host.substring(0, colon);
+            if (name.isEmpty()) {
+                throw new IllegalArgumentException("store URL '" + LeaseStores.redact(url) + "' names no host");
+            }
+            if (colon >= 0) {
+                String port = host.substring(colon + 1);
+                if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
+                    throw new IllegalArgumentException("port '" + port + "' of host " + name + " in store URL '"
+                            + LeaseStores.redact(url) + "' is not a number from 1 to 65535");
+                }
+            }
         }
     }
 

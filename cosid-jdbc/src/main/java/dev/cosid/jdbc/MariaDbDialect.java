@@ -1,6 +1,6 @@
 package dev.cosid.jdbc;
 
-import java.util.List;
+import java.sql.SQLException;
 
 /**
  * MariaDB 10.5 or later: {@code INSERT ... ON DUPLICATE KEY UPDATE ... RETURNING}, one statement per
@@ -20,13 +20,43 @@ final class MariaDbDialect extends JdbcDialect {
     }
 
     @Override
-    public List<String> schema() {
-        return List.of(
-                "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
+    String namespaceTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
                         + "  namespace    VARCHAR(64) NOT NULL PRIMARY KEY,\n"
                         + "  slot_limit   INT         NOT NULL,\n"
                         + "  tolerance_ms BIGINT      NOT NULL\n"
-                        + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4",
+                        + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4";
+    }
+
+    @Override
+    String layoutTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_layout (\n"
+                + "  namespace      VARCHAR(64)  NOT NULL,\n"
+                + "  name           VARCHAR(128) NOT NULL,\n"
+                + "  epoch_ms       BIGINT       NOT NULL,\n"
+                + "  unit_ms        BIGINT       NOT NULL,\n"
+                + "  timestamp_bits INT          NOT NULL,\n"
+                + "  slot_bits      INT          NOT NULL,\n"
+                + "  sequence_bits  INT          NOT NULL,\n"
+                + "  PRIMARY KEY (namespace, name)\n"
+                + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4";
+    }
+
+    @Override
+    String insertLayout() {
+        return "INSERT INTO cosid_layout (namespace, name, epoch_ms, unit_ms, timestamp_bits, slot_bits, sequence_bits) "
+                + "VALUES (:ns, :name, :epoch, :unit, :tbits, :sbits, :qbits) ON DUPLICATE KEY UPDATE namespace = namespace";
+    }
+
+    /** ER_NO_SUCH_TABLE. */
+    @Override
+    boolean dataGone(SQLException e) {
+        return e.getErrorCode() == 1146 || "42S02".equals(e.getSQLState());
+    }
+
+    @Override
+    String slotTable() {
+        return
                 "CREATE TABLE IF NOT EXISTS cosid_slot (\n"
                         + "  namespace         VARCHAR(64)  NOT NULL,\n"
                         + "  slot              INT          NOT NULL,\n"
@@ -40,7 +70,7 @@ final class MariaDbDialect extends JdbcDialect {
                         + "  next_floor        BIGINT       NOT NULL,\n"
                         + "  applied           TINYINT      NOT NULL DEFAULT 0,\n"
                         + "  PRIMARY KEY (namespace, slot)\n"
-                        + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4");
+                        + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4";
     }
 
     /** {@code NOW(3)} is fixed for the whole statement. */
@@ -84,7 +114,8 @@ final class MariaDbDialect extends JdbcDialect {
         String now = now();
         return "INSERT INTO cosid_slot (namespace, slot, fence, expires_at, floor_ms, ceiling_ms, next_floor, applied) "
                 + "VALUES (:ns, :slot, 0, 0, 0, 0, " + now + " + :ttl + :tol, 0) ON DUPLICATE KEY UPDATE "
-                + "expires_at = IF(@cosid_ok := (owner_key <=> :key AND owner_incarnation <=> :inc AND fence = :fence), "
+                + "expires_at = IF(@cosid_ok := (owner_key <=> :key AND owner_incarnation <=> :inc AND fence = :fence "
+                + "AND " + namespaceExists() + "), "
                 + "GREATEST(expires_at, " + now + " + :ttl), expires_at), "
                 + "ceiling_ms = IF(@cosid_ok, GREATEST(ceiling_ms, expires_at + :tol, floor_ms), ceiling_ms), "
                 + "next_floor = IF(@cosid_ok, ceiling_ms, next_floor), applied = @cosid_ok "

@@ -1,6 +1,6 @@
 package dev.cosid.jdbc;
 
-import java.util.List;
+import java.sql.SQLException;
 
 /** PostgreSQL: {@code INSERT ... ON CONFLICT ... WHERE ... RETURNING}; time from {@code now()}. */
 final class PostgresDialect extends JdbcDialect {
@@ -11,13 +11,44 @@ final class PostgresDialect extends JdbcDialect {
     }
 
     @Override
-    public List<String> schema() {
-        return List.of(
-                "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
+    String namespaceTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
                         + "  namespace    VARCHAR(64) NOT NULL PRIMARY KEY,\n"
                         + "  slot_limit   INTEGER     NOT NULL,\n"
                         + "  tolerance_ms BIGINT      NOT NULL\n"
-                        + ")",
+                        + ")";
+    }
+
+    @Override
+    String layoutTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_layout (\n"
+                + "  namespace      VARCHAR(64)  NOT NULL,\n"
+                + "  name           VARCHAR(128) NOT NULL,\n"
+                + "  epoch_ms       BIGINT       NOT NULL,\n"
+                + "  unit_ms        BIGINT       NOT NULL,\n"
+                + "  timestamp_bits INTEGER      NOT NULL,\n"
+                + "  slot_bits      INTEGER      NOT NULL,\n"
+                + "  sequence_bits  INTEGER      NOT NULL,\n"
+                + "  PRIMARY KEY (namespace, name)\n"
+                + ")";
+    }
+
+    @Override
+    String insertLayout() {
+        return "INSERT INTO cosid_layout (namespace, name, epoch_ms, unit_ms, timestamp_bits, slot_bits, sequence_bits) "
+                + "VALUES (:ns, :name, CAST(:epoch AS BIGINT), CAST(:unit AS BIGINT), CAST(:tbits AS INTEGER), "
+                + "CAST(:sbits AS INTEGER), CAST(:qbits AS INTEGER)) ON CONFLICT (namespace, name) DO NOTHING";
+    }
+
+    /** undefined_table. */
+    @Override
+    boolean dataGone(SQLException e) {
+        return "42P01".equals(e.getSQLState());
+    }
+
+    @Override
+    String slotTable() {
+        return
                 "CREATE TABLE IF NOT EXISTS cosid_slot (\n"
                         + "  namespace         VARCHAR(64)  NOT NULL,\n"
                         + "  slot              INTEGER      NOT NULL,\n"
@@ -30,7 +61,7 @@ final class PostgresDialect extends JdbcDialect {
                         + "  ceiling_ms        BIGINT       NOT NULL,\n"
                         + "  next_floor        BIGINT       NOT NULL,\n"
                         + "  PRIMARY KEY (namespace, slot)\n"
-                        + ")");
+                        + ")";
     }
 
     /** The start of the statement's transaction: one value for the whole statement. */
@@ -69,7 +100,7 @@ final class PostgresDialect extends JdbcDialect {
         String ceiling = "GREATEST(ceiling_ms, " + expires + " + CAST(:tol AS BIGINT), floor_ms)";
         return "UPDATE cosid_slot SET expires_at = " + expires + ", ceiling_ms = " + ceiling + ", next_floor = "
                 + ceiling + " WHERE namespace = :ns AND slot = CAST(:slot AS INTEGER) AND owner_key = :key "
-                + "AND owner_incarnation = :inc AND fence = CAST(:fence AS BIGINT) "
+                + "AND owner_incarnation = :inc AND fence = CAST(:fence AS BIGINT) AND " + namespaceExists() + " "
                 + "RETURNING " + ROW_COLUMNS + ", " + now();
     }
 

@@ -1,6 +1,6 @@
 package dev.cosid.jdbc;
 
-import java.util.List;
+import java.sql.SQLException;
 
 /** SQLite 3.35 or later: upserts with {@code RETURNING}; time from {@code unixepoch('subsec')}. */
 final class SqliteDialect extends JdbcDialect {
@@ -11,13 +11,44 @@ final class SqliteDialect extends JdbcDialect {
     }
 
     @Override
-    public List<String> schema() {
-        return List.of(
-                "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
+    String namespaceTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_namespace (\n"
                         + "  namespace    TEXT    NOT NULL PRIMARY KEY,\n"
                         + "  slot_limit   INTEGER NOT NULL,\n"
                         + "  tolerance_ms INTEGER NOT NULL\n"
-                        + ")",
+                        + ")";
+    }
+
+    @Override
+    String layoutTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_layout (\n"
+                + "  namespace      TEXT    NOT NULL,\n"
+                + "  name           TEXT    NOT NULL,\n"
+                + "  epoch_ms       INTEGER NOT NULL,\n"
+                + "  unit_ms        INTEGER NOT NULL,\n"
+                + "  timestamp_bits INTEGER NOT NULL,\n"
+                + "  slot_bits      INTEGER NOT NULL,\n"
+                + "  sequence_bits  INTEGER NOT NULL,\n"
+                + "  PRIMARY KEY (namespace, name)\n"
+                + ")";
+    }
+
+    @Override
+    String insertLayout() {
+        return "INSERT INTO cosid_layout (namespace, name, epoch_ms, unit_ms, timestamp_bits, slot_bits, sequence_bits) "
+                + "VALUES (:ns, :name, :epoch, :unit, :tbits, :sbits, :qbits) ON CONFLICT (namespace, name) DO NOTHING";
+    }
+
+    /** NOTADB (26), CORRUPT (11), or a table that is not there. */
+    @Override
+    boolean dataGone(SQLException e) {
+        return e.getErrorCode() == 26 || e.getErrorCode() == 11
+                || (e.getErrorCode() == 1 && String.valueOf(e.getMessage()).contains("no such table"));
+    }
+
+    @Override
+    String slotTable() {
+        return
                 "CREATE TABLE IF NOT EXISTS cosid_slot (\n"
                         + "  namespace         TEXT    NOT NULL,\n"
                         + "  slot              INTEGER NOT NULL,\n"
@@ -30,7 +61,7 @@ final class SqliteDialect extends JdbcDialect {
                         + "  ceiling_ms        INTEGER NOT NULL,\n"
                         + "  next_floor        INTEGER NOT NULL,\n"
                         + "  PRIMARY KEY (namespace, slot)\n"
-                        + ")");
+                        + ")";
     }
 
     /** SQLite evaluates 'now' once per statement step, so every use in one statement agrees. */
@@ -70,7 +101,8 @@ final class SqliteDialect extends JdbcDialect {
         String ceiling = "max(ceiling_ms, " + expires + " + :tol, floor_ms)";
         return "UPDATE cosid_slot SET expires_at = " + expires + ", ceiling_ms = " + ceiling + ", next_floor = "
                 + ceiling + " WHERE namespace = :ns AND slot = :slot AND owner_key = :key "
-                + "AND owner_incarnation = :inc AND fence = :fence RETURNING " + ROW_COLUMNS + ", " + now();
+                + "AND owner_incarnation = :inc AND fence = :fence AND " + namespaceExists() + " RETURNING " + ROW_COLUMNS
+                + ", " + now();
     }
 
     @Override

@@ -31,4 +31,19 @@ class H2LeaseStoreContractTest extends LeaseStoreContract {
     protected LeaseStore createStore() {
         return LeaseStores.open("jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/cosid");
     }
+
+    @Override
+    protected void deleteNamespaceRecord(String namespace) throws SQLException {
+        Sql.deleteNamespace("jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/cosid", namespace);
+    }
+
+    @Override
+    protected void deleteSlotRecord(String namespace, int slot) throws SQLException {
+        Sql.deleteSlot("jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/cosid", namespace, slot);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aDatabaseOfThePreviousReleaseKeepsItsRecordsAndGainsTheLayoutTable() throws Exception {
+        PreviousRelease.keepsWorking("jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/cosid", "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/cosid", ";");
+    }
 }

@@ -1,5 +1,6 @@
 package dev.cosid.redis;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
@@ -64,6 +65,11 @@ public final class RedisLeaseStore implements LeaseStore {
             this.connection = client.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
         } catch (RedisException e) {
             client.shutdown(Duration.ZERO, TIMEOUT);
+            String refusal = authenticationRefusal(e);
+            if (refusal != null) {
+                throw new LeaseStoreException("authentication failed at " + description + ": the server refused the "
+                        + "user name or password (" + refusal + "); check the password in the store URL", e);
+            }
             throw new LeaseStoreException("cannot reach " + description + " within " + TIMEOUT.toMillis() + " ms: "
                     + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
@@ -101,6 +107,25 @@ public final class RedisLeaseStore implements LeaseStore {
                 java.util.Objects.requireNonNull(description, "description"));
     }
 
+    /** Returns the server's refusal of the credentials in a connection failure, or null when it is another fault. */
+    private static String authenticationRefusal(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            String message = String.valueOf(cause.getMessage());
+            for (String code : new String[] {"WRONGPASS", "NOAUTH", "NOPERM", "ERR AUTH", "ERR invalid password",
+                    "ERR Client sent AUTH"}) {
+                if (message.startsWith(code)) {
+                    int end = message.indexOf('\n');
+                    return end < 0 ? message : message.substring(0, end);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String layoutsKey(String namespace) {
+        return "cosid:{" + namespace + "}:layouts";
+    }
+
     private static String namespaceKey(String namespace) {
         return "cosid:{" + namespace + "}:namespace";
     }
@@ -133,6 +158,20 @@ public final class RedisLeaseStore implements LeaseStore {
     }
 
     @Override
+    public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+        List<Object> stored = script("record the layout of id space '" + name + "' of namespace '" + namespace + "'",
+                RedisScripts.REGISTER_LAYOUT, new String[] {layoutsKey(namespace)}, name, proposed.text());
+        try {
+            return LayoutRecord.parse((String) stored.get(0));
+        } catch (IllegalArgumentException e) {
+            throw new LeaseStoreException("the layout of id space '" + name + "' of namespace '" + namespace + "' in "
+                    + description + " is corrupt: " + e.getMessage());
+        }
+    }
+
+    @Override
     public SlotTable read(String namespace) {
         Namespaces.require(namespace);
         List<Object> reply = script("read the slots of namespace '" + namespace + "'", RedisScripts.READ,
@@ -159,7 +198,8 @@ public final class RedisLeaseStore implements LeaseStore {
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
         return lease(lease.namespace(), lease.slot(), script("renew " + lease, RedisScripts.RENEW,
-                slotsKey(lease.namespace()), Integer.toString(lease.slot()), lease.owner().key(),
+                new String[] {slotsKey(lease.namespace()), namespaceKey(lease.namespace())},
+                Integer.toString(lease.slot()), lease.owner().key(),
                 lease.owner().incarnation().toString(), Long.toString(lease.fence()), Long.toString(terms.ttlMillis()),
                 Long.toString(terms.toleranceMillis())));
     }
@@ -187,14 +227,17 @@ public final class RedisLeaseStore implements LeaseStore {
 
     /** Runs a script by its digest, loading it on first use and after the server lost its script cache. */
     private List<Object> script(String what, String script, String key, String... args) {
+        return script(what, script, new String[] {key}, args);
+    }
+
+    private List<Object> script(String what, String script, String[] keys, String... args) {
         List<Object> reply = call(what, () -> {
             String sha = shas.computeIfAbsent(script, commands::scriptLoad);
             try {
-                return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, new String[] {key}, args);
+                return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args);
             } catch (RedisNoScriptException e) {
                 shas.put(script, commands.scriptLoad(script));
-                return commands.<List<Object>>evalsha(shas.get(script), ScriptOutputType.MULTI, new String[] {key},
-                        args);
+                return commands.<List<Object>>evalsha(shas.get(script), ScriptOutputType.MULTI, keys, args);
             }
         });
         if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {

@@ -41,6 +41,11 @@ final class RedisScripts {
             "redis.call('HSETNX', KEYS[1], 'tolerance', ARGV[2])",
             "return redis.call('HMGET', KEYS[1], 'limit', 'tolerance')");
 
+    /** KEYS: layouts hash. ARGV: id-space name, layout text. Returns the stored layout text. */
+    static final String REGISTER_LAYOUT = String.join("\n",
+            "redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])",
+            "return {redis.call('HGET', KEYS[1], ARGV[1])}");
+
     /** KEYS: slots hash. Returns {now, slot, text, slot, text, ...}. */
     static final String READ = PRELUDE + String.join("\n",
             "local result = {num(now_ms())}",
@@ -70,9 +75,10 @@ final class RedisScripts {
             "r.nextf = r.ceil",
             "return save(ARGV[1], r, now)");
 
-    /** KEYS: slots hash. ARGV: slot, key, incarnation, fence, ttl, tolerance. */
+    /** KEYS: slots hash, namespace hash. ARGV: slot, key, incarnation, fence, ttl, tolerance. No namespace, no lease. */
     static final String RENEW = PRELUDE + String.join("\n",
             "local now = now_ms()",
+            "if redis.call('EXISTS', KEYS[2]) == 0 then return false end",
             "local raw = redis.call('HGET', KEYS[1], ARGV[1])",
             "if not raw then return false end",
             "local r = decode(raw)",

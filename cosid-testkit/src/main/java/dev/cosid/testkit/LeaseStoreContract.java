@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
@@ -42,6 +43,8 @@ import org.junit.jupiter.api.Test;
  * <pre>{@code
  * class SqliteLeaseStoreTest extends LeaseStoreContract {
  *     protected LeaseStore createStore() { return JdbcLeaseStore.sqlite(dir.resolve("cosid.db")); }
+ *     protected void deleteNamespaceRecord(String ns) { sql("DELETE FROM cosid_namespace WHERE namespace = ?", ns); }
+ *     protected void deleteSlotRecord(String ns, int slot) { ... }
  * }
  * }</pre>
  */
@@ -65,6 +68,24 @@ public abstract class LeaseStoreContract {
      * @throws Exception when the store cannot start
      */
     protected abstract LeaseStore createStore() throws Exception;
+
+    /**
+     * Deletes a namespace's record from the store behind its back, as a store that lost its data would;
+     * the namespace's slot records may go with it.
+     *
+     * @param namespace the namespace
+     * @throws Exception when the store cannot be changed
+     */
+    protected abstract void deleteNamespaceRecord(String namespace) throws Exception;
+
+    /**
+     * Deletes one slot record from the store behind its back, as a store that lost it would.
+     *
+     * @param namespace the namespace
+     * @param slot the slot
+     * @throws Exception when the store cannot be changed
+     */
+    protected abstract void deleteSlotRecord(String namespace, int slot) throws Exception;
 
     /**
      * Returns once the store's clock has passed an instant. The default polls the store; a store
@@ -315,5 +336,54 @@ public abstract class LeaseStoreContract {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private static final LayoutRecord MILLIS = new LayoutRecord(1_577_203_200_000L, 1, 41, 10, 12);
+    private static final LayoutRecord SECONDS = new LayoutRecord(1_577_203_200_000L, 1_000, 31, 10, 22);
+
+    @Test
+    void registerLayoutKeepsTheFirstLayoutOfEachIdSpace() {
+        assertEquals(MILLIS, store.registerLayout(ns, "order", MILLIS));
+        assertEquals(MILLIS, store.registerLayout(ns, "order", SECONDS), "the first layout stays");
+        assertEquals(SECONDS, store.registerLayout(ns, "batch", SECONDS), "another name is another id space");
+        assertEquals(SECONDS, store.registerLayout(ns + "-other", "order", SECONDS), "another namespace too");
+        assertEquals(MILLIS, store.registerLayout(ns, "order", MILLIS));
+    }
+
+    @Test
+    void idSpaceNamesAreKeptExactlyWhateverTheirCharacters() {
+        List<String> names = List.of("order items", "a/b", ".", "..", "zookeeper", "n-x", "Ünïcødé-順序", "%2F",
+                "x".repeat(LayoutRecord.MAX_NAME_LENGTH));
+        for (int i = 0; i < names.size(); i++) {
+            LayoutRecord layout = new LayoutRecord(1_577_203_200_000L + i, 1, 41, 10, 12);
+            assertEquals(layout, store.registerLayout(ns, names.get(i), layout), names.get(i));
+        }
+        for (int i = 0; i < names.size(); i++) {
+            assertEquals(1_577_203_200_000L + i, store.registerLayout(ns, names.get(i), SECONDS).epochMillis(),
+                    names.get(i) + " kept its own record");
+        }
+        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, "", MILLIS));
+        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, "x".repeat(129), MILLIS));
+        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, "a\nb", MILLIS));
+        assertThrows(IllegalArgumentException.class, () -> store.registerLayout("bad/ns", "order", MILLIS));
+    }
+
+    @Test
+    void aRenewalFindsNoLeaseOnceItsSlotRecordIsGone() throws Exception {
+        SlotLease lease = store.acquire(ns, 2, owner("a"), LONG).orElseThrow();
+        deleteSlotRecord(ns, 2);
+        assertEquals(Optional.empty(), store.renew(lease, LONG));
+        assertFalse(store.release(lease, lease.floor()));
+        SlotRecord left = record(2);
+        assertTrue(left == null || (left.owner() == null && left.fence() < lease.fence()),
+                "no lease is made up for the gone record: " + left);
+    }
+
+    @Test
+    void aRenewalFindsNoLeaseOnceTheNamespaceRecordIsGone() throws Exception {
+        SlotLease lease = store.acquire(ns, 3, owner("a"), LONG).orElseThrow();
+        deleteNamespaceRecord(ns);
+        assertEquals(Optional.empty(), store.namespace(ns));
+        assertEquals(Optional.empty(), store.renew(lease, LONG));
     }
 }

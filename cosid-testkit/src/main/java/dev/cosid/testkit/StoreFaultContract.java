@@ -234,6 +234,50 @@ public abstract class StoreFaultContract {
         assertTrue(IdLayout.MILLISECOND.parse(lastBefore).timestampMillis() <= before.ceiling());
     }
 
+    @Test
+    void aHolderWhoseStoreRestartedEmptyStopsIssuingAndNeverReusesItsForgottenWindow() {
+        String ns = namespace("vanished");
+        Events events = new Events();
+        boolean down = false;
+        try (CosIdRuntime runtime = runtime(ns, Duration.ofSeconds(3), events).ownerKey("holder").start();
+             IdPump pump = IdPump.start("holder", runtime.snowflake("order"))) {
+            SlotLease before = runtime.lease();
+            Await.until(() -> pump.issued() > 1_000, Duration.ofSeconds(10), "ids");
+            down = true;
+            server().restartEmpty();
+            down = false;
+            // the next renewal (every second) finds the records gone: the generator refuses from then on
+            Await.until(() -> runtime.status().state() != dev.cosid.RuntimeStatus.State.BOUND
+                    || runtime.lease().fence() != before.fence() || runtime.lease().floor() != before.floor(),
+                    Duration.ofSeconds(30), "the holder noticing the lost records; events " + events.lines);
+            Await.until(() -> runtime.status().state() == dev.cosid.RuntimeStatus.State.FAILED
+                    || (runtime.status().state() == dev.cosid.RuntimeStatus.State.BOUND
+                    && runtime.lease().floor() >= before.ceiling()), Duration.ofSeconds(30),
+                    "the holder failing for good or binding past its forgotten window; events " + events.lines);
+            dev.cosid.RuntimeStatus status = runtime.status();
+            if (status.state() == dev.cosid.RuntimeStatus.State.FAILED) {
+                assertTrue(status.reason().contains("gone"), status.reason());
+            } else {
+                assertTrue(runtime.lease().floor() >= before.ceiling(), "new floor " + runtime.lease().floor()
+                        + " below the forgotten ceiling " + before.ceiling());
+            }
+            // stopped for good, or bound with a floor past the clock: either way the generator refuses now
+            Await.until(() -> pump.lostRefusals() + pump.otherRefusals() > 0, Duration.ofSeconds(10),
+                    "a refusal once the data was gone");
+            pump.close();
+            assertDistinct(pump.ids());
+            for (long id : pump.ids()) {
+                long millis = IdLayout.MILLISECOND.parse(id).timestampMillis();
+                assertTrue(millis <= before.ceiling() || millis > runtime.lease().floor(),
+                        "id " + id + " at " + millis + " lies in no window the store granted");
+            }
+        } finally {
+            if (down) {
+                server().start();
+            }
+        }
+    }
+
     private static Set<Integer> slotsOf(long[] ids) {
         Set<Integer> slots = new HashSet<>();
         for (long id : ids) {

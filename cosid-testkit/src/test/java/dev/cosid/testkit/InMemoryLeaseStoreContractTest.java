@@ -2,6 +2,7 @@ package dev.cosid.testkit;
 
 import dev.cosid.lease.InMemoryLeaseStore;
 import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.time.ManualClock;
 
 class InMemoryLeaseStoreContractTest extends LeaseStoreContract {
@@ -11,6 +12,20 @@ class InMemoryLeaseStoreContractTest extends LeaseStoreContract {
     @Override
     protected LeaseStore createStore() {
         return new InMemoryLeaseStore(storeClock);
+    }
+
+    /** The store restarts empty: every record of every namespace is gone. */
+    @Override
+    protected void deleteNamespaceRecord(String namespace) {
+        store = new InMemoryLeaseStore(storeClock);
+    }
+
+    /** The store restarts empty and the namespace is registered again: the slot record is gone. */
+    @Override
+    protected void deleteSlotRecord(String namespace, int slot) {
+        NamespaceRecord record = store.namespace(namespace).orElseThrow();
+        store = new InMemoryLeaseStore(storeClock);
+        store.register(namespace, record);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.cosid.zookeeper;
 
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseTerms;
@@ -91,6 +92,11 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         return namespacePath(namespace) + "/slots";
     }
 
+    /** A znode name for an id space: {@code n-} and the URL-encoded name, so that no name is special to ZooKeeper. */
+    private static String layoutPath(String namespace, String name) {
+        return namespacePath(namespace) + "/layouts/n-" + java.net.URLEncoder.encode(name, StandardCharsets.UTF_8);
+    }
+
     private static String slotPath(String namespace, int slot) {
         return slotsPath(namespace) + "/" + slot;
     }
@@ -133,6 +139,27 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             throw new LeaseStoreException("the record of namespace '" + namespace + "' in " + description
                     + " is corrupt: '" + text(data) + "'");
         }
+    }
+
+    @Override
+    public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+        String path = layoutPath(namespace, name);
+        return call("record the layout of id space '" + name + "' of namespace '" + namespace + "'", () -> {
+            try {
+                client.create().creatingParentsIfNeeded().forPath(path, bytes(proposed.text()));
+                return proposed;
+            } catch (KeeperException.NodeExistsException existing) {
+                String text = text(client.getData().forPath(path));
+                try {
+                    return LayoutRecord.parse(text);
+                } catch (IllegalArgumentException e) {
+                    throw new LeaseStoreException("the layout of id space '" + name + "' of namespace '" + namespace
+                            + "' in " + description + " is corrupt: " + e.getMessage());
+                }
+            }
+        });
     }
 
     /** Returns the server's time: the modification time of a write to the clock znode. */
@@ -198,7 +225,15 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
                                        boolean retryOnRace, Transition transition) throws Exception {
         String path = slotPath(namespace, slot);
         for (int attempt = 0; attempt < VERSION_RETRIES; attempt++) {
-            long now = storeNow(namespace);
+            long now;
+            try {
+                now = storeNow(namespace);
+            } catch (KeeperException.NoNodeException namespaceGone) {
+                if (absent == null) {
+                    return Optional.empty(); // a renewal or release in a namespace that vanished finds no lease
+                }
+                throw namespaceGone;
+            }
             Stat stat = new Stat();
             SlotRecord current;
             try {
