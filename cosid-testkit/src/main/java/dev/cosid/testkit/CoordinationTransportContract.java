@@ -224,6 +224,19 @@ public abstract class CoordinationTransportContract {
     }
 
     @Test
+    void everyLeaseWriteIsVisibleToTheReadThatFollowsIt() {
+        MemberId member = MemberId.of("a");
+        FencingToken token = transport.acquireEpoch(role);
+        CoordinationClient client = client();
+        for (int i = 0; i < 100; i++) {
+            Lease written = transport.writeLease(role, token, CONFIG.grant(member, token, clock.nowMillis() + i));
+            assertEquals(Optional.of(written), client.state(role).lease(), "write " + i);
+        }
+        transport.clearLease(role, token);
+        assertEquals(Optional.empty(), client.state(role).lease(), "the clear");
+    }
+
+    @Test
     void aMemberThatLeavesIsGoneFromTheRosterUntilItRegistersAgain() {
         CoordinationClient client = client();
         MemberId a = MemberId.of("a");

@@ -481,10 +481,21 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
             }
             throw failure(what + " for role '" + role + "'", e);
         }
-        if (transactionsV2) {
-            rp.nextCommitted = rp.nextCommitted.minted() && rp.nextCommitted.producerEpoch() < Short.MAX_VALUE - 1
-                    ? afterCommit(rp.nextCommitted)
-                    : describeSettled(role).map(this::afterCommit).orElse(FencingToken.NO_EPOCH);
+        // commitTransaction returns once the coordinator has logged the commit; the markers reach the
+        // partition after that. Waiting until the coordinator reports the transaction settled makes this
+        // write visible to every read_committed reader once this method returns, and reads back the pair
+        // the coordinator reports now: the base of the next prediction, even after a move to a new producer id.
+        FencingToken predicted = rp.nextCommitted.minted() ? afterCommit(rp.nextCommitted) : FencingToken.NO_EPOCH;
+        try {
+            Optional<FencingToken> settled = describeSettled(role);
+            if (transactionsV2) {
+                rp.nextCommitted = settled.map(this::afterCommit).orElse(FencingToken.NO_EPOCH);
+            }
+        } catch (CoordinationException slow) {
+            // the commit stands; only the read-back failed, so the next lease carries the prediction
+            if (transactionsV2) {
+                rp.nextCommitted = predicted;
+            }
         }
     }
 
@@ -507,9 +518,10 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         return describeSettled(role);
     }
 
-    /** Reads the coordinator's pair, waiting out a commit or abort that is still completing. */
+    /** Reads the coordinator's pair, waiting (up to the timeout) for a commit or abort that is still completing. */
     private Optional<FencingToken> describeSettled(Role role) {
-        for (int attempt = 0; attempt < 50; attempt++) {
+        long deadline = CLOCK.monotonicNanos() + timeout.toNanos();
+        for (;;) {
             TransactionDescription description;
             try {
                 description = admin.describeTransactions(List.of(role.name())).description(role.name())
@@ -519,7 +531,10 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
                     return Optional.empty();
                 }
                 throw failure("describe the transactions of role '" + role + "'", e);
-            } catch (Exception e) {
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure("describe the transactions of role '" + role + "'", e);
+            } catch (TimeoutException e) {
                 throw failure("describe the transactions of role '" + role + "'", e);
             }
             TransactionState state = description.state();
@@ -527,9 +542,12 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
                 // a negative producer id or epoch means the coordinator holds no producer: no token
                 return RecordDecoding.tokenOf(description);
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            if (CLOCK.monotonicNanos() - deadline > 0) {
+                throw new CoordinationException("the transaction of role '" + role + "' stayed in state " + state
+                        + " for " + timeout.toMillis() + " ms");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
-        throw new CoordinationException("the transaction of role '" + role + "' stayed in a prepare state");
     }
 
     @Override

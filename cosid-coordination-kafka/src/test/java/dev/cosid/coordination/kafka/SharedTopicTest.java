@@ -10,6 +10,7 @@ import dev.cosid.coordination.CoordinationException;
 import dev.cosid.coordination.FencedException;
 import dev.cosid.coordination.FencingToken;
 import dev.cosid.coordination.Leadership;
+import dev.cosid.coordination.Lease;
 import dev.cosid.coordination.LeaseConfig;
 import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Role;
@@ -170,6 +171,9 @@ class SharedTopicTest {
                         + seen.coordinator().map(pair -> pair[0] + ":" + pair[1]));
                 assertEquals(leaderA.lease().token(), token(seen), "the lease a holds is the one they read");
                 leaderA.renew();
+                assertEquals(Optional.of(leaderA.lease()), other.lease(name).map(lease -> new Lease(
+                        MemberId.of(lease.member()), FencingToken.of(lease.producerId(), lease.producerEpoch()),
+                        lease.grantedAt(), lease.deadline())), "a read_committed read right after renew() sees it");
             }
             assertEquals(Optional.empty(), b.tryAcquire(role, MemberId.of("b")), "b registers and waits");
             clock.advance(Duration.ofSeconds(31)); // a stops renewing; its lease lapses

@@ -209,8 +209,25 @@ final class SpecReader implements AutoCloseable {
         throw new IllegalStateException("the transaction of " + role + " stayed in a prepare state");
     }
 
+    /**
+     * Reads the coordinator's pair (once settled: a commit's markers are then in the partition), the lease,
+     * and the pair again, until the pair did not move in between: one instant's view.
+     */
     Status status(String role) throws Exception {
-        return new Status(lease(role), coordinator(role));
+        Optional<long[]> before = coordinator(role);
+        for (int attempt = 0; attempt < 10; attempt++) {
+            Optional<LeaseRecord> lease = lease(role);
+            Optional<long[]> after = coordinator(role);
+            if (same(before, after)) {
+                return new Status(lease, after);
+            }
+            before = after;
+        }
+        throw new IllegalStateException("the coordinator's pair of " + role + " kept moving");
+    }
+
+    private static boolean same(Optional<long[]> a, Optional<long[]> b) {
+        return a.isPresent() == b.isPresent() && (a.isEmpty() || java.util.Arrays.equals(a.get(), b.get()));
     }
 
     @Override
