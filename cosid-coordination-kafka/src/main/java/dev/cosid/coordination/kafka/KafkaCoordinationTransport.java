@@ -47,6 +47,7 @@ import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -234,12 +235,37 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
     }
 
     private int partitionCount() {
-        try {
-            TopicDescription description = admin.describeTopics(List.of(TOPIC)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(TOPIC);
-            return description.partitions().size();
-        } catch (Exception e) {
-            throw failure("read the partition count of the topic " + TOPIC, e);
+        TopicDescription description = onceTopicKnown("read the partition count of the topic " + TOPIC,
+                () -> admin.describeTopics(List.of(TOPIC)).allTopicNames()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(TOPIC));
+        return description.partitions().size();
+    }
+
+    private interface AdminCall<T> {
+        T call() throws Exception;
+    }
+
+    /**
+     * Runs an admin call on the topic, asking again while the broker answered does not know the topic
+     * yet: a topic just created reaches every broker's metadata a moment later.
+     */
+    private <T> T onceTopicKnown(String what, AdminCall<T> call) {
+        long deadline = CLOCK.monotonicNanos() + timeout.toNanos();
+        for (;;) {
+            try {
+                return call.call();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+                        || CLOCK.monotonicNanos() - deadline > 0) {
+                    throw failure(what, e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure(what, e);
+            } catch (Exception e) {
+                throw failure(what, e);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
     }
 
@@ -271,19 +297,13 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         } catch (Exception e) {
             throw failure("create the topic " + TOPIC, e);
         }
-        try {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
-            Config config = admin.describeConfigs(List.of(resource)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(resource);
-            String policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
-            if (!policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-                throw new CoordinationException("the topic " + TOPIC + " has cleanup.policy=" + policy
-                        + "; it must be compact, or the latest lease and registrations are deleted");
-            }
-        } catch (CoordinationException e) {
-            throw e;
-        } catch (Exception e) {
-            throw failure("describe the topic " + TOPIC, e);
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        Config config = onceTopicKnown("describe the topic " + TOPIC, () -> admin.describeConfigs(List.of(resource))
+                .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource));
+        String policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+        if (!policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+            throw new CoordinationException("the topic " + TOPIC + " has cleanup.policy=" + policy
+                    + "; it must be compact, or the latest lease and registrations are deleted");
         }
     }
 
