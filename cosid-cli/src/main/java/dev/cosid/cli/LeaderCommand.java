@@ -15,26 +15,36 @@ import dev.cosid.time.Clock;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.admin.AdminClientConfig;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code ./cosid leader}: campaigns for a role, holds and renews it, printing each transition, until stopped. */
+/**
+ * {@code ./cosid leader}: campaigns for a role, holds and renews it, printing each transition, until
+ * stopped; then it resigns and leaves the roster.
+ *
+ * <p>The token it prints is the lease's token, the one {@code ./cosid roles} shows and compares with the
+ * coordinator. Under Kafka's transaction protocol version 2 every commit moves the producer epoch on, so
+ * that token moves with every renewal while the epoch minted for the leadership stays the same; the
+ * holding line names both.
+ */
 @Command(name = "leader", mixinStandardHelpOptions = true,
         description = {"Campaigns for a role on a Kafka cluster, holds and renews it, and prints each transition "
-                + "(registered, waiting until, challenged, holding with token, renewed, fenced) until stopped."})
+                + "(registered, waiting until, challenged, holding with token, renewed, fenced) until stopped; "
+                + "when stopped it resigns and removes its registration.",
+                "The token printed is the lease's token, the one 'roles' shows: under transaction protocol v2 "
+                        + "it moves on with every renewal."})
 final class LeaderCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--bootstrap", paramLabel = "HOST:PORT", required = true, description = "the Kafka cluster")
-    String bootstrap;
+    @CommandLine.Mixin
+    ClusterOptions cluster;
 
     @Option(names = "--role", paramLabel = "R", required = true, description = "the role, e.g. controller")
     String role;
@@ -65,14 +75,17 @@ final class LeaderCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Role target = Role.of(role);
-        MemberId me = MemberId.of(member);
-        LeaseConfig config = LeaseConfig.of(lease, renew, stagger);
+        Role target = checked(() -> Role.of(role));
+        MemberId me = checked(() -> MemberId.of(member));
+        LeaseConfig config = checked(() -> LeaseConfig.of(lease, renew, stagger));
+        if (retry.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--retry " + retry.toMillis()
+                    + " ms is not at least 1 ms");
+        }
         Clock clock = Clock.system();
         AtomicBoolean running = new AtomicBoolean(true);
         CountDownLatch stopped = new CountDownLatch(1);
-        KafkaCoordinationTransport transport = KafkaCoordinationTransport.create(
-                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), replicationFactor, lease);
+        KafkaCoordinationTransport transport = cluster.connect(spec.commandLine(), replicationFactor, lease);
         Thread hook = new Thread(() -> {
             running.set(false);
             try {
@@ -83,15 +96,26 @@ final class LeaderCommand implements Callable<Integer> {
         }, "cosid-leader-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         try (transport) {
-            campaign(new CoordinationClient(transport, config, clock, retry), target, me, clock, running, out);
+            CoordinationClient client = new CoordinationClient(transport, config, clock, retry);
+            Leadership held = campaign(client, config, target, me, clock, running, out);
+            stop(client, held, target, me, out);
         } finally {
             stopped.countDown();
         }
         return 0;
     }
 
-    private void campaign(CoordinationClient client, Role target, MemberId me, Clock clock, AtomicBoolean running,
-                          PrintWriter out) {
+    /** Turns a validation failure of an option into a usage error (exit 2). */
+    private <T> T checked(Supplier<T> value) {
+        try {
+            return value.get();
+        } catch (CoordinationException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private Leadership campaign(CoordinationClient client, LeaseConfig config, Role target, MemberId me, Clock clock,
+                                AtomicBoolean running, PrintWriter out) {
         Leadership leadership = null;
         String said = "";
         while (running.get()) {
@@ -100,7 +124,7 @@ final class LeaderCommand implements Callable<Integer> {
             try {
                 if (leadership == null) {
                     RoleState before = client.state(target);
-                    Decision decision = Succession.evaluate(before, me, now, config());
+                    Decision decision = Succession.evaluate(before, me, now, config);
                     if (decision.action() == Decision.Action.NOT_REGISTERED) {
                         said = say(out, said, "registered " + me + " for role " + target);
                     } else if (decision.action() == Decision.Action.CHALLENGE
@@ -109,18 +133,18 @@ final class LeaderCommand implements Callable<Integer> {
                     }
                     leadership = client.tryAcquire(target, me).orElse(null);
                     if (leadership != null) {
-                        said = say(out, said, "holding role " + target + " with token " + leadership.token()
-                                + " until " + Instant.ofEpochMilli(leadership.lease().deadline()));
+                        said = say(out, said, "holding role " + target + " with token " + leadership.lease().token()
+                                + " until " + Instant.ofEpochMilli(leadership.lease().deadline()) + minted(leadership));
                         sleepUntil = leadership.timing().renewAtMillis();
                     } else {
-                        Decision after = Succession.evaluate(client.state(target), me, clock.nowMillis(), config());
+                        Decision after = Succession.evaluate(client.state(target), me, clock.nowMillis(), config);
                         said = say(out, said, "waiting until " + Instant.ofEpochMilli(after.atMillis()) + " (rank "
                                 + after.rank().orElse(-1) + ")");
                         sleepUntil = after.atMillis();
                     }
                 } else if (leadership.renewDue()) {
                     leadership.renew();
-                    say(out, "", "renewed role " + target + " with token " + leadership.token() + " until "
+                    say(out, "", "renewed role " + target + " with token " + leadership.lease().token() + " until "
                             + Instant.ofEpochMilli(leadership.lease().deadline()));
                     sleepUntil = leadership.timing().renewAtMillis();
                 } else {
@@ -137,14 +161,32 @@ final class LeaderCommand implements Callable<Integer> {
             long wait = Math.max(1, Math.min(sleepUntil - clock.nowMillis(), retry.toMillis()));
             clock.park(wait * 1_000_000L);
         }
-        if (leadership != null) {
-            leadership.close();
-            say(out, "", "resigned role " + target);
-        }
+        return leadership;
     }
 
-    private LeaseConfig config() {
-        return LeaseConfig.of(lease, renew, stagger);
+    /** Explains a lease token that differs from the minted epoch: transaction protocol v2 moved it on. */
+    private static String minted(Leadership leadership) {
+        if (leadership.lease().token().equals(leadership.token())) {
+            return "";
+        }
+        return " (epoch minted as " + leadership.token() + "; transaction protocol v2 moves the token on with every "
+                + "commit, and roles shows the same token)";
+    }
+
+    /** Resigns if holding, then leaves the roster, so that roles lists only members still campaigning. */
+    private static void stop(CoordinationClient client, Leadership held, Role target, MemberId me, PrintWriter out) {
+        try {
+            if (held != null) {
+                held.close();
+                say(out, "", "resigned role " + target);
+            }
+            if (client.state(target).registration(me).isPresent()) {
+                client.leave(target, me);
+                say(out, "", "left role " + target + ": registration of " + me + " removed");
+            }
+        } catch (CoordinationException e) {
+            say(out, "", "could not leave role " + target + " cleanly: " + e.getMessage());
+        }
     }
 
     private static String say(PrintWriter out, String previous, String line) {

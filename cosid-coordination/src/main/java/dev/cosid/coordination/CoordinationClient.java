@@ -107,13 +107,24 @@ public final class CoordinationClient {
             return new Pass(decision, Optional.empty());
         }
         FencingToken token = transport.acquireEpoch(role);
-        Lease lease = config.grant(member, token, clock.nowMillis());
+        Lease written;
         try {
-            transport.writeLease(role, token, lease);
+            written = transport.writeLease(role, token, config.grant(member, token, clock.nowMillis()));
         } catch (FencedException lost) {
             return new Pass(decision, Optional.empty());
         }
-        return new Pass(decision, Optional.of(new Leadership(transport, config, clock, role, lease)));
+        return new Pass(decision, Optional.of(new Leadership(transport, config, clock, role, token, written)));
+    }
+
+    /**
+     * Removes a member from a role's roster, for a member that stops campaigning. Resign or close its
+     * {@link Leadership} first: leaving does not clear a lease.
+     *
+     * @param role the role
+     * @param member the member that leaves
+     */
+    public void leave(Role role, MemberId member) {
+        transport.deregister(role, member);
     }
 
     /**

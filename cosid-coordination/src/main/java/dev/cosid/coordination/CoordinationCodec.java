@@ -18,7 +18,9 @@ import java.util.Optional;
  * lease value:        version i16 = 0 | member string | producer_id i64 | producer_epoch i16 | granted_at i64 | deadline i64
  * }</pre>
  *
- * Decoding throws {@link CoordinationException}, and nothing else, for any malformed input.
+ * A null value and a zero-length value are both tombstones: Kafka compaction only removes a null one,
+ * but clients of the format that cannot send null write zero bytes to clear a record. Decoding throws
+ * {@link CoordinationException}, and nothing else, for any malformed input.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -102,12 +104,12 @@ public final class CoordinationCodec {
      * Decodes a value of a kind.
      *
      * @param kind the kind, from the record's key
-     * @param bytes the value bytes, or null for a tombstone
+     * @param bytes the value bytes; null or zero bytes for a tombstone
      * @return the value, or empty for a tombstone
      * @throws CoordinationException naming the part that is malformed
      */
     public static Optional<CoordinationValue> decodeValue(RecordKind kind, byte[] bytes) {
-        if (bytes == null) {
+        if (bytes == null || bytes.length == 0) {
             return Optional.empty();
         }
         if (kind == null) {

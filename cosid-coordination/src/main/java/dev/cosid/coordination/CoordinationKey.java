@@ -21,10 +21,10 @@ public record CoordinationKey(RecordKind kind, Role role, MemberId member) {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(role, "role");
         if (kind == RecordKind.REGISTRATION && member == null) {
-            throw new IllegalArgumentException("a registration key names a member");
+            throw new CoordinationException("a registration key names a member");
         }
         if (kind == RecordKind.LEASE && member != null) {
-            throw new IllegalArgumentException("a lease key names no member");
+            throw new CoordinationException("a lease key names no member");
         }
     }
 

@@ -42,14 +42,31 @@ public interface CoordinationTransport extends AutoCloseable {
     void register(Role role, MemberId member, long atMillis);
 
     /**
-     * Writes a lease under a token this transport minted.
+     * Removes a candidate's registration with a tombstone, so the roster shows only members that did not
+     * leave. A member that registers again lands at the tail of the roster.
      *
      * @param role the role
-     * @param token the writer's token
-     * @param lease the lease
-     * @throws FencedException when a newer epoch exists
+     * @param member the candidate that leaves
      */
-    void writeLease(Role role, FencingToken token, Lease lease);
+    void deregister(Role role, MemberId member);
+
+    /**
+     * Writes a lease under a token this transport minted, and returns the record as written.
+     *
+     * <p>The written record carries the token that {@link #describe} reports once the write has
+     * committed, so a reader that compares the two sees the writer as current. Where the coordinator's
+     * token moves only when an epoch is minted, that is {@code token} itself. Under Kafka's transaction
+     * protocol version 2 every commit moves the epoch on, so the record carries the epoch that follows
+     * this write's commit.
+     *
+     * @param role the role
+     * @param token the writer's token, as {@link #acquireEpoch} returned it
+     * @param lease the lease, granted with {@code token}
+     * @return the lease as written, with the token a reader compares with {@link #describe}
+     * @throws FencedException when a newer epoch exists
+     * @throws CoordinationException when the lease names another token than {@code token}
+     */
+    Lease writeLease(Role role, FencingToken token, Lease lease);
 
     /**
      * Clears the lease under a token this transport minted.

@@ -23,7 +23,7 @@ public record FencingToken(long producerId, short producerEpoch) implements Comp
     public FencingToken {
         boolean none = producerId == -1 && producerEpoch == -1;
         if (!none && (producerId < 0 || producerEpoch < 0)) {
-            throw new IllegalArgumentException("a fencing token has a non-negative producer id and epoch, not "
+            throw new CoordinationException("a fencing token has a non-negative producer id and epoch, not "
                     + producerId + ":" + producerEpoch);
         }
     }
@@ -34,10 +34,11 @@ public record FencingToken(long producerId, short producerEpoch) implements Comp
      * @param producerId the producer id, not negative
      * @param producerEpoch the epoch, not negative
      * @return the token
+     * @throws CoordinationException when the producer id or the epoch is negative
      */
     public static FencingToken of(long producerId, short producerEpoch) {
         if (producerId < 0 || producerEpoch < 0) {
-            throw new IllegalArgumentException("a fencing token has a non-negative producer id and epoch, not "
+            throw new CoordinationException("a fencing token has a non-negative producer id and epoch, not "
                     + producerId + ":" + producerEpoch);
         }
         return new FencingToken(producerId, producerEpoch);
@@ -48,18 +49,21 @@ public record FencingToken(long producerId, short producerEpoch) implements Comp
      *
      * @param text the text made by {@link #toString()}
      * @return the token
+     * @throws NullPointerException when the text is null
+     * @throws CoordinationException naming the text when it is not {@code producerId:epoch}
      */
     public static FencingToken parse(String text) {
+        java.util.Objects.requireNonNull(text, "text");
         int colon = text.indexOf(':');
         if (colon < 0) {
-            throw new IllegalArgumentException("'" + text + "' is not producerId:epoch");
+            throw new CoordinationException("'" + text + "' is not producerId:epoch");
         }
         try {
             long id = Long.parseLong(text.substring(0, colon));
             short epoch = Short.parseShort(text.substring(colon + 1));
             return id == -1 && epoch == -1 ? NO_EPOCH : of(id, epoch);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("'" + text + "' is not producerId:epoch with a long and a short");
+            throw new CoordinationException("'" + text + "' is not producerId:epoch with a long and a short");
         }
     }
 

@@ -59,9 +59,19 @@ public final class InMemoryTransport implements CoordinationTransport {
     }
 
     @Override
-    public synchronized void writeLease(Role role, FencingToken token, Lease lease) {
+    public synchronized void deregister(Role role, MemberId member) {
+        append(CoordinationKey.registration(role, member), Optional.empty());
+    }
+
+    @Override
+    public synchronized Lease writeLease(Role role, FencingToken token, Lease lease) {
+        if (!lease.token().equals(token)) {
+            throw new CoordinationException("the lease names token " + lease.token() + " but is written with token "
+                    + token);
+        }
         fence(role, token);
         append(CoordinationKey.lease(role), Optional.of(lease));
+        return lease;
     }
 
     @Override

@@ -29,13 +29,14 @@ public final class Leadership implements AutoCloseable {
     private Lease lease;
     private boolean ended;
 
-    Leadership(CoordinationTransport transport, LeaseConfig config, Clock clock, Role role, Lease lease) {
+    Leadership(CoordinationTransport transport, LeaseConfig config, Clock clock, Role role, FencingToken token,
+               Lease written) {
         this.transport = transport;
         this.config = config;
         this.clock = clock;
         this.role = role;
-        this.token = lease.token();
-        this.lease = lease;
+        this.token = token;
+        this.lease = written;
     }
 
     /** Returns the role. */
@@ -43,12 +44,16 @@ public final class Leadership implements AutoCloseable {
         return role;
     }
 
-    /** Returns the epoch this leadership writes with. */
+    /**
+     * Returns the epoch this leadership was minted and writes with. It stays the same for the life of the
+     * handle; the token a third party sees as current is the one in {@link #lease()}, which moves on with
+     * every renewal under Kafka's transaction protocol version 2.
+     */
     public FencingToken token() {
         return token;
     }
 
-    /** Returns the latest lease this handle wrote. */
+    /** Returns the latest lease this handle wrote, as written: its token is the one readers see as current. */
     public synchronized Lease lease() {
         return lease;
     }
@@ -66,21 +71,22 @@ public final class Leadership implements AutoCloseable {
     /**
      * Writes a new lease with the same token, granted now.
      *
-     * @return the new lease
+     * @return the new lease, as written
      * @throws FencedException when a newer epoch exists: the leadership has ended
      * @throws CoordinationException for other failures; the old lease stays
      */
     public synchronized Lease renew() {
         requireLive();
         Lease next = config.grant(lease.member(), token, clock.nowMillis());
+        Lease written;
         try {
-            transport.writeLease(role, token, next);
+            written = transport.writeLease(role, token, next);
         } catch (FencedException e) {
             ended = true;
             throw e;
         }
-        lease = next;
-        return next;
+        lease = written;
+        return written;
     }
 
     /**

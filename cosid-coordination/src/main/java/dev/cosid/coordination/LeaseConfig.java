@@ -29,7 +29,7 @@ public record LeaseConfig(Duration duration, Duration renewInterval, Duration ch
         requirePositive("renewInterval", renewInterval);
         requirePositive("challengeStagger", challengeStagger);
         if (renewInterval.compareTo(duration) >= 0) {
-            throw new IllegalArgumentException("the renew interval of " + renewInterval.toMillis()
+            throw new CoordinationException("the renew interval of " + renewInterval.toMillis()
                     + " ms is not shorter than the lease duration of " + duration.toMillis() + " ms");
         }
     }
@@ -37,7 +37,7 @@ public record LeaseConfig(Duration duration, Duration renewInterval, Duration ch
     private static void requirePositive(String name, Duration extent) {
         Objects.requireNonNull(extent, name);
         if (extent.isNegative() || extent.isZero() || extent.compareTo(Duration.ofMillis(1)) < 0) {
-            throw new IllegalArgumentException(name + " of " + extent.toNanos() / 1_000_000.0
+            throw new CoordinationException(name + " of " + extent.toNanos() / 1_000_000.0
                     + " ms is not at least 1 ms");
         }
     }
@@ -49,6 +49,9 @@ public record LeaseConfig(Duration duration, Duration renewInterval, Duration ch
      * @param renewInterval the holder's renew interval
      * @param challengeStagger the delay between challenger ranks
      * @return the policy
+     * @throws NullPointerException naming the extent that is null
+     * @throws CoordinationException naming the extent that is shorter than 1 ms, or when the renew interval
+     *     is not shorter than the duration
      */
     public static LeaseConfig of(Duration duration, Duration renewInterval, Duration challengeStagger) {
         return new LeaseConfig(duration, renewInterval, challengeStagger);

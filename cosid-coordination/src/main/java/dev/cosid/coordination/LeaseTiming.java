@@ -68,8 +68,7 @@ public final class LeaseTiming {
         if (!liveAt(nowMillis)) {
             return Duration.ZERO;
         }
-        long left = Saturating.add(lease.deadline(), nowMillis == Long.MIN_VALUE ? Long.MAX_VALUE : -nowMillis);
-        return Duration.ofMillis(left);
+        return Duration.ofMillis(Saturating.subtract(lease.deadline(), nowMillis));
     }
 
     /**

@@ -18,10 +18,12 @@ public record MemberId(String name) implements Comparable<MemberId> {
     }
 
     /**
-     * Returns the role of a name.
+     * Returns the member of a name.
      *
      * @param name the name
      * @return the member
+     * @throws NullPointerException when the name is null
+     * @throws CoordinationException when the name is empty or has more than 249 UTF-8 bytes
      */
     public static MemberId of(String name) {
         return new MemberId(name);

@@ -15,11 +15,11 @@ final class Names {
             throw new NullPointerException(kind + " is null");
         }
         if (name.isEmpty()) {
-            throw new IllegalArgumentException(kind + " is empty");
+            throw new CoordinationException(kind + " is empty");
         }
         int bytes = name.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > MAX_BYTES) {
-            throw new IllegalArgumentException(kind + " '" + name.substring(0, Math.min(name.length(), 40))
+            throw new CoordinationException(kind + " '" + name.substring(0, Math.min(name.length(), 40))
                     + "...' has " + bytes + " UTF-8 bytes; at most " + MAX_BYTES + " are allowed");
         }
         return name;

@@ -22,6 +22,8 @@ public record Role(String name) implements Comparable<Role> {
      *
      * @param name the name
      * @return the role
+     * @throws NullPointerException when the name is null
+     * @throws CoordinationException when the name is empty or has more than 249 UTF-8 bytes
      */
     public static Role of(String name) {
         return new Role(name);

@@ -25,10 +25,11 @@ public final class RolePartitioner {
      * @param role the role
      * @param partitions the number of partitions, at least 1
      * @return the partition
+     * @throws CoordinationException when the number of partitions is less than 1
      */
     public static int partitionFor(Role role, int partitions) {
         if (partitions < 1) {
-            throw new IllegalArgumentException("partitions " + partitions + " is less than 1");
+            throw new CoordinationException("partitions " + partitions + " is less than 1");
         }
         return (murmur2(role.name().getBytes(StandardCharsets.UTF_8)) & 0x7fffffff) % partitions;
     }

@@ -14,6 +14,14 @@ final class Saturating {
         return sum;
     }
 
+    static long subtract(long a, long b) {
+        long difference = a - b;
+        if (((a ^ b) & (a ^ difference)) < 0) {
+            return b < 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+        }
+        return difference;
+    }
+
     static long multiply(long a, long b) {
         long high = Math.multiplyHigh(a, b);
         long low = a * b;

@@ -35,7 +35,7 @@ class CoordinationCodecTest {
     @Test
     void theControllerRoleLivesInPartitionTwelveOfSixteen() {
         assertEquals(12, RolePartitioner.partitionFor(ROLE, 16));
-        assertThrows(IllegalArgumentException.class, () -> RolePartitioner.partitionFor(ROLE, 0));
+        assertThrows(CoordinationException.class, () -> RolePartitioner.partitionFor(ROLE, 0));
     }
 
     @Test
@@ -52,6 +52,50 @@ class CoordinationCodecTest {
         assertEquals("0000" + "0006" + "6e6f64652d31" + "0000000000000fa1" + "0007" + "000001a3185c5000"
                 + "000001a3185cc530", hex(CoordinationCodec.encodeValue(value)));
         assertEquals(Optional.empty(), CoordinationCodec.decodeValue(RecordKind.LEASE, null), "a tombstone");
+    }
+
+    @Test
+    void everyGoldenVectorOfTheSharedFormatEncodesAndDecodesByteForByte() {
+        CoordinationKey registrationKey = CoordinationKey.registration(ROLE, NODE);
+        assertEquals("00000000000a636f6e74726f6c6c657200066e6f64652d31", hex(CoordinationCodec.encodeKey(registrationKey)));
+        CoordinationKey leaseKey = CoordinationKey.lease(ROLE);
+        assertEquals("00000001000a636f6e74726f6c6c65720000", hex(CoordinationCodec.encodeKey(leaseKey)));
+        assertEquals(leaseKey, CoordinationCodec.decodeKey(bytes("00000001000a636f6e74726f6c6c65720000")));
+
+        Registration registration = new Registration(NODE, 1_700_000_000_000L);
+        assertEquals("000000066e6f64652d310000018bcfe56800", hex(CoordinationCodec.encodeValue(registration)));
+        assertEquals(Optional.of(registration), CoordinationCodec.decodeValue(RecordKind.REGISTRATION,
+                bytes("000000066e6f64652d310000018bcfe56800")));
+
+        Lease lease = new Lease(NODE, FencingToken.of(4242, (short) 7), 1_700_000_000_000L, 1_700_000_030_000L);
+        String leaseHex = "000000066e6f64652d31000000000000109200070000018bcfe568000000018bcfe5dd30";
+        assertEquals(leaseHex, hex(CoordinationCodec.encodeValue(lease)));
+        assertEquals(Optional.of(lease), CoordinationCodec.decodeValue(RecordKind.LEASE, bytes(leaseHex)));
+
+        CoordinationKey umlaut = CoordinationKey.registration(Role.of("r\u00f6le"), MemberId.of("m"));
+        assertEquals("00000000000572c3b66c6500016d", hex(CoordinationCodec.encodeKey(umlaut)),
+                "a string's length counts UTF-8 bytes, not chars");
+        assertEquals(umlaut, CoordinationCodec.decodeKey(bytes("00000000000572c3b66c6500016d")));
+    }
+
+    @Test
+    void rolesLandInTheGoldenPartitionsOfSixteenWithKafkasSignBitMask() {
+        assertEquals(12, RolePartitioner.partitionFor(Role.of("controller"), 16));
+        assertEquals(10, RolePartitioner.partitionFor(Role.of("dispatcher"), 16));
+        assertEquals(10, RolePartitioner.partitionFor(Role.of("role-a"), 16));
+        assertEquals(12, RolePartitioner.partitionFor(Role.of("role-b"), 16));
+        int hash = RolePartitioner.murmur2("role-a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals(-192_844_758, hash);
+        assertEquals(6, Math.abs(hash) % 16, "Math.abs would put role-a elsewhere: the sign bit is masked instead");
+        assertEquals(28, RolePartitioner.partitionFor(Role.of("controller"), 32));
+    }
+
+    @Test
+    void aZeroLengthValueIsATombstoneLikeNull() {
+        assertEquals(Optional.empty(), CoordinationCodec.decodeValue(RecordKind.LEASE, new byte[0]));
+        assertEquals(Optional.empty(), CoordinationCodec.decodeValue(RecordKind.REGISTRATION, new byte[0]));
+        assertEquals(Optional.empty(), CoordinationCodec.decodeValue(RecordKind.LEASE, null));
+        rejects("truncated", () -> CoordinationCodec.decodeValue(RecordKind.LEASE, bytes("00")));
     }
 
     private static void rejects(String fragment, Runnable decode) {

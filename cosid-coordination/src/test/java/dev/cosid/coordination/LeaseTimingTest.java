@@ -24,13 +24,13 @@ class LeaseTimingTest {
         assertEquals("challengeStagger", assertThrows(NullPointerException.class,
                 () -> LeaseConfig.of(Duration.ofSeconds(3), Duration.ofSeconds(1), null)).getMessage());
         assertEquals("the renew interval of 30000 ms is not shorter than the lease duration of 30000 ms",
-                assertThrows(IllegalArgumentException.class, () -> LeaseConfig.of(Duration.ofSeconds(30),
+                assertThrows(CoordinationException.class, () -> LeaseConfig.of(Duration.ofSeconds(30),
                         Duration.ofSeconds(30), Duration.ofSeconds(5))).getMessage());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> LeaseConfig.of(Duration.ZERO,
+        assertTrue(assertThrows(CoordinationException.class, () -> LeaseConfig.of(Duration.ZERO,
                 Duration.ofSeconds(1), Duration.ofSeconds(1))).getMessage().startsWith("duration of 0.0 ms"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> LeaseConfig.of(Duration.ofSeconds(3),
+        assertTrue(assertThrows(CoordinationException.class, () -> LeaseConfig.of(Duration.ofSeconds(3),
                 Duration.ofNanos(500_000), Duration.ofSeconds(1))).getMessage().startsWith("renewInterval of 0.5 ms"));
-        assertThrows(IllegalArgumentException.class, () -> LeaseConfig.of(Duration.ofSeconds(3),
+        assertThrows(CoordinationException.class, () -> LeaseConfig.of(Duration.ofSeconds(3),
                 Duration.ofSeconds(1), Duration.ofSeconds(-1)));
     }
 
@@ -89,6 +89,21 @@ class LeaseTimingTest {
         assertEquals(Long.MAX_VALUE, timing.renewAtMillis());
         assertTrue(timing.liveAt(Long.MAX_VALUE - 1));
         assertEquals(Duration.ofMillis(Long.MAX_VALUE), config.timing(new Lease(ME, TOKEN, 0, Long.MAX_VALUE))
+                .remainingAt(Long.MIN_VALUE));
+    }
+
+    @Test
+    void theRemainingExtentFromTheEarliestInstantIsExactBeforeItSaturates() {
+        // deadline - Long.MIN_VALUE: -1 - MIN is exactly MAX, -5 - MIN is MAX - 4, 0 - MIN saturates at MAX
+        assertEquals(Duration.ofMillis(Long.MAX_VALUE), config.timing(new Lease(ME, TOKEN, -10, -1))
+                .remainingAt(Long.MIN_VALUE));
+        assertEquals(Duration.ofMillis(Long.MAX_VALUE - 4), config.timing(new Lease(ME, TOKEN, -10, -5))
+                .remainingAt(Long.MIN_VALUE));
+        assertEquals(Duration.ofMillis(Long.MAX_VALUE), config.timing(new Lease(ME, TOKEN, -10, 0))
+                .remainingAt(Long.MIN_VALUE));
+        assertEquals(Duration.ofMillis(1), config.timing(new Lease(ME, TOKEN, Long.MIN_VALUE, Long.MIN_VALUE + 1))
+                .remainingAt(Long.MIN_VALUE));
+        assertEquals(Duration.ZERO, config.timing(new Lease(ME, TOKEN, Long.MIN_VALUE, Long.MIN_VALUE))
                 .remainingAt(Long.MIN_VALUE));
     }
 

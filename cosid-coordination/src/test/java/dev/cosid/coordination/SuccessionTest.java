@@ -166,8 +166,8 @@ class SuccessionTest {
         assertEquals(FencingToken.of(1000, (short) 7), FencingToken.parse("1000:7"));
         assertEquals("1000:7", FencingToken.of(1000, (short) 7).toString());
         assertEquals(FencingToken.NO_EPOCH, FencingToken.parse("-1:-1"));
-        assertThrows(IllegalArgumentException.class, () -> FencingToken.of(-2, (short) 0));
-        assertThrows(IllegalArgumentException.class, () -> FencingToken.parse("12"));
+        assertThrows(CoordinationException.class, () -> FencingToken.of(-2, (short) 0));
+        assertThrows(CoordinationException.class, () -> FencingToken.parse("12"));
 
         InMemoryTransport transport = new InMemoryTransport();
         transport.seedEpoch(ROLE, beforeWrap);
@@ -178,8 +178,8 @@ class SuccessionTest {
 
     @Test
     void namesAreNonEmptyAndAtMost249Bytes() {
-        assertThrows(IllegalArgumentException.class, () -> Role.of(""));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> MemberId.of("é".repeat(125)))
+        assertThrows(CoordinationException.class, () -> Role.of(""));
+        assertTrue(assertThrows(CoordinationException.class, () -> MemberId.of("é".repeat(125)))
                 .getMessage().contains("250 UTF-8 bytes"));
         assertEquals(249, MemberId.of("x".repeat(249)).name().length());
         assertTrue(Role.of("a").compareTo(Role.of("b")) < 0);

@@ -79,12 +79,18 @@ public final class LeadershipSimulation {
         }
 
         @Override
-        public void writeLease(Role role, FencingToken token, Lease lease) {
-            transport.writeLease(role, token, lease);
+        public void deregister(Role role, MemberId member) {
+            transport.deregister(role, member);
+        }
+
+        @Override
+        public Lease writeLease(Role role, FencingToken token, Lease lease) {
+            Lease written = transport.writeLease(role, token, lease);
             if (newestWritten.supersedes(token)) {
                 violations.add("a lease write with " + token + " was accepted after one with " + newestWritten);
             }
             newestWritten = token.supersedes(newestWritten) ? token : newestWritten;
+            return written;
         }
 
         @Override

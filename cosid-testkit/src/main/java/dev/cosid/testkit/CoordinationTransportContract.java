@@ -1,15 +1,16 @@
 package dev.cosid.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.CoordinationClient;
 import dev.cosid.coordination.CoordinationEntry;
+import dev.cosid.coordination.CoordinationException;
 import dev.cosid.coordination.CoordinationTransport;
 import dev.cosid.coordination.FencedException;
 import dev.cosid.coordination.FencingToken;
+import dev.cosid.coordination.Lease;
 import dev.cosid.coordination.LeaseConfig;
 import dev.cosid.coordination.Leadership;
 import dev.cosid.coordination.LeadershipStatus;
@@ -144,42 +145,113 @@ public abstract class CoordinationTransportContract {
         assertTrue(client.describe(role).current());
     }
 
+    /**
+     * Returns how many rounds of three simultaneous challengers one run plays; a transport over a real
+     * cluster may play fewer, since each round mints epochs on it.
+     *
+     * @return the number of rounds, 200 unless overridden
+     */
+    protected int simultaneousChallengeRounds() {
+        return 200;
+    }
+
     @Test
     void threeChallengersAtTheSameInstantLeaveExactlyOneUnfencedHolder() throws Exception {
         CoordinationClient client = client();
         List<MemberId> members = List.of(MemberId.of("x"), MemberId.of("y"), MemberId.of("z"));
-        for (MemberId member : members) {
-            transport.register(role, member, clock.nowMillis());
-        }
-        clock.advance(Duration.ofMinutes(1)); // past every rank's challenge instant
-        ExecutorService pool = Executors.newFixedThreadPool(3);
+        ExecutorService pool = Executors.newFixedThreadPool(members.size());
         try {
-            CountDownLatch go = new CountDownLatch(1);
-            List<Future<Optional<Leadership>>> attempts = new ArrayList<>();
-            for (MemberId member : members) {
-                attempts.add(pool.submit(() -> {
-                    go.await();
-                    return client.tryAcquire(role, member);
-                }));
-            }
-            go.countDown();
-            int unfenced = 0;
-            for (Future<Optional<Leadership>> attempt : attempts) {
-                Optional<Leadership> won = attempt.get(60, TimeUnit.SECONDS);
-                if (won.isPresent()) {
-                    try {
-                        won.get().renew();
-                        unfenced++;
-                    } catch (FencedException fenced) {
-                        assertFalse(client.describe(role).token().orElseThrow().equals(won.get().token()));
+            for (int round = 0; round < simultaneousChallengeRounds(); round++) {
+                Role contested = Role.of(role.name() + "-" + round);
+                for (MemberId member : members) {
+                    transport.register(contested, member, clock.nowMillis());
+                }
+                clock.advance(Duration.ofMinutes(1)); // past every rank's challenge instant
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<Optional<Leadership>>> attempts = new ArrayList<>();
+                for (MemberId member : members) {
+                    attempts.add(pool.submit(() -> {
+                        go.await();
+                        return client.tryAcquire(contested, member);
+                    }));
+                }
+                go.countDown();
+                List<Leadership> winners = new ArrayList<>();
+                for (Future<Optional<Leadership>> attempt : attempts) {
+                    attempt.get(60, TimeUnit.SECONDS).ifPresent(winners::add);
+                }
+                // every attempt has finished, so no epoch is minted from here on: count at this one instant
+                LeadershipStatus status = client.describe(contested);
+                FencingToken current = status.token().orElseThrow();
+                List<Leadership> unfenced = winners.stream()
+                        .filter(winner -> winner.lease().token().equals(current))
+                        .collect(Collectors.toList());
+                assertEquals(1, unfenced.size(), "round " + round + ": winners " + winners + ", coordinator at "
+                        + current);
+                assertTrue(status.current(), "round " + round + ": the lease read is the unfenced holder's");
+                assertEquals(Optional.of(unfenced.get(0).lease().member()), status.holder(), "round " + round);
+                for (Leadership winner : winners) {
+                    if (winner == unfenced.get(0)) {
+                        winner.renew();
+                    } else {
+                        assertThrows(FencedException.class, winner::renew, "round " + round + ": " + winner);
                     }
                 }
+                assertTrue(client.describe(contested).current(), "round " + round + ": the holder renewed");
             }
-            assertEquals(1, unfenced);
-            assertTrue(client.describe(role).current());
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void theLeaseAWriteReturnsIsTheOneAThirdPartySeesAsCurrent() {
+        MemberId member = MemberId.of("a");
+        FencingToken token = transport.acquireEpoch(role);
+        for (int i = 0; i < 3; i++) {
+            Lease granted = CONFIG.grant(member, token, clock.nowMillis());
+            Lease written = transport.writeLease(role, token, granted);
+            assertEquals(new Lease(member, written.token(), granted.grantedAt(), granted.deadline()), written,
+                    "only the token may differ from the lease as granted");
+            LeadershipStatus status = client().describe(role);
+            assertEquals(Optional.of(written), status.lease());
+            assertTrue(status.current(), "write " + i + ": " + status);
+            clock.advance(Duration.ofSeconds(10));
+        }
+        CoordinationException mismatch = assertThrows(CoordinationException.class, () -> transport.writeLease(role,
+                token, CONFIG.grant(member, FencingToken.of(token.producerId() + 1, (short) 0), clock.nowMillis())));
+        assertTrue(mismatch.getMessage().contains("is written with token " + token), mismatch.getMessage());
+    }
+
+    @Test
+    void everyLeaseWriteIsVisibleToTheReadThatFollowsIt() {
+        MemberId member = MemberId.of("a");
+        FencingToken token = transport.acquireEpoch(role);
+        CoordinationClient client = client();
+        for (int i = 0; i < 100; i++) {
+            Lease written = transport.writeLease(role, token, CONFIG.grant(member, token, clock.nowMillis() + i));
+            assertEquals(Optional.of(written), client.state(role).lease(), "write " + i);
+        }
+        transport.clearLease(role, token);
+        assertEquals(Optional.empty(), client.state(role).lease(), "the clear");
+    }
+
+    @Test
+    void aMemberThatLeavesIsGoneFromTheRosterUntilItRegistersAgain() {
+        CoordinationClient client = client();
+        MemberId a = MemberId.of("a");
+        MemberId b = MemberId.of("b");
+        transport.register(role, a, clock.nowMillis());
+        transport.register(role, b, clock.nowMillis());
+        client.leave(role, a);
+        assertEquals(List.of(b), members(client));
+        assertTrue(transport.roles().contains(role));
+        transport.register(role, a, clock.nowMillis());
+        assertEquals(List.of(b, a), members(client), "a registers again and lands at the tail");
+    }
+
+    private List<MemberId> members(CoordinationClient client) {
+        return client.state(role).roster().stream().map(RosterEntry::member).collect(Collectors.toList());
     }
 
     @Test

@@ -17,19 +17,22 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.admin.TransactionDescription;
 import org.apache.kafka.clients.admin.TransactionState;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -44,6 +47,7 @@ import org.apache.kafka.common.errors.InvalidProducerEpochException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -57,7 +61,13 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * producer epoch on. The transport knows the version from the cluster's finalized features, tracks
  * the epoch it expects after each commit, and writes into a lease the token that will be current once
  * that lease's transaction commits, so {@code LeadershipStatus.current()} stays right under both
- * versions.
+ * versions, for this client and for any other client of the format.
+ *
+ * <p>The topic is shared with other clients of the frozen format: the transport uses the topic's real
+ * partition count (16 when it creates the topic), treats a zero-length value as a tombstone, and fails a
+ * read that meets a malformed record it cannot rule out, naming the partition and offset. Every call
+ * that waits on the cluster waits at most the transport's timeout; a cluster that cannot be reached
+ * fails {@code create} within it.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -70,16 +80,21 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
 
     /** The compacted topic of the frozen record format. */
     public static final String TOPIC = "__coordination_state";
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /** How long a call waits on the cluster unless the transport is created with another timeout. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
     private static final dev.cosid.time.Clock CLOCK = dev.cosid.time.Clock.system();
 
     private final Map<String, Object> clientConfig;
+    private final Duration timeout;
     private final Admin admin;
     private final KafkaProducer<byte[], byte[]> registrations;
     private final int partitions;
     private final Duration transactionTimeout;
     private final boolean transactionsV2;
     private final Map<Role, RoleProducer> producers = new HashMap<>();
+    private final Object readLock = new Object();
+    private KafkaConsumer<byte[], byte[]> reader;
+    private boolean closed;
 
     /** A role's transactional producer, bound to its epoch for life. */
     private static final class RoleProducer {
@@ -95,21 +110,51 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         }
     }
 
-    private KafkaCoordinationTransport(Map<String, Object> clientConfig, int replicationFactor, Duration leaseDuration) {
+    private KafkaCoordinationTransport(Map<String, Object> clientConfig, int replicationFactor, Duration leaseDuration,
+                                       Duration timeout) {
+        Objects.requireNonNull(clientConfig, "clientConfig");
+        Objects.requireNonNull(leaseDuration, "leaseDuration");
+        Objects.requireNonNull(timeout, "timeout");
+        if (!(clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG) instanceof String servers)
+                || servers.isBlank()) {
+            throw new CoordinationException("the client settings name no " + AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG
+                    + ": " + clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
+        }
+        if (replicationFactor < 1 || replicationFactor > Short.MAX_VALUE) {
+            throw new CoordinationException("replication factor " + replicationFactor + " is not between 1 and "
+                    + Short.MAX_VALUE);
+        }
+        if (timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+            throw new CoordinationException("timeout of " + timeout.toMillis() + " ms is not between 1 ms and "
+                    + Integer.MAX_VALUE + " ms");
+        }
+        if (leaseDuration.compareTo(Duration.ofMillis(1)) < 0
+                || leaseDuration.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+            throw new CoordinationException("lease duration of " + leaseDuration.toMillis()
+                    + " ms is not between 1 ms and " + Integer.MAX_VALUE + " ms");
+        }
         this.clientConfig = Map.copyOf(clientConfig);
-        this.partitions = RolePartitioner.DEFAULT_PARTITIONS;
+        this.timeout = timeout;
         this.transactionTimeout = leaseDuration.compareTo(Duration.ofMinutes(1)) > 0 ? leaseDuration
                 : Duration.ofMinutes(1);
         Map<String, Object> adminConfig = new HashMap<>(clientConfig);
-        adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
-        this.admin = Admin.create(adminConfig);
+        adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+        adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         try {
+            this.admin = Admin.create(adminConfig);
+        } catch (KafkaException e) {
+            throw new CoordinationException("cannot connect to the Kafka cluster at " + bootstrap() + ": "
+                    + messageOf(rootCause(e)), e);
+        }
+        try {
+            requireReachable();
             ensureTopic(replicationFactor);
+            this.partitions = partitionCount();
             this.transactionsV2 = transactionVersion() >= 2;
             Map<String, Object> config = new HashMap<>(clientConfig);
             config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             config.put(ProducerConfig.ACKS_CONFIG, "all");
-            config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) TIMEOUT.toMillis());
+            config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) timeout.toMillis());
             this.registrations = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
@@ -123,7 +168,8 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
      * @param bootstrapServers {@code host:port[,host:port...]}
      * @param replicationFactor the replication factor of a topic this transport creates (3 in production)
      * @return the transport
-     * @throws CoordinationException when the cluster cannot be reached or the topic is not compacted
+     * @throws CoordinationException when the cluster cannot be reached within {@link #DEFAULT_TIMEOUT} or the
+     *     topic is not compacted
      */
     public static KafkaCoordinationTransport create(String bootstrapServers, int replicationFactor) {
         return create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), replicationFactor,
@@ -131,16 +177,96 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
     }
 
     /**
-     * Connects to a cluster with client settings.
+     * Connects to a cluster with client settings, waiting at most {@link #DEFAULT_TIMEOUT} on each call.
      *
      * @param clientConfig Kafka client settings, at least {@code bootstrap.servers}
      * @param replicationFactor the replication factor of a topic this transport creates
      * @param leaseDuration the lease duration; transactions time out no sooner
      * @return the transport
+     * @throws CoordinationException when the cluster cannot be reached or the topic is not compacted
      */
     public static KafkaCoordinationTransport create(Map<String, Object> clientConfig, int replicationFactor,
                                                     Duration leaseDuration) {
-        return new KafkaCoordinationTransport(clientConfig, replicationFactor, leaseDuration);
+        return create(clientConfig, replicationFactor, leaseDuration, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Connects to a cluster with client settings and a timeout.
+     *
+     * @param clientConfig Kafka client settings, at least {@code bootstrap.servers}
+     * @param replicationFactor the replication factor of a topic this transport creates, 1 or more
+     * @param leaseDuration the lease duration; transactions time out no sooner
+     * @param timeout how long one call waits on the cluster; {@code create} fails within it (plus the time
+     *     to set the topic up) when no broker answers
+     * @return the transport
+     * @throws NullPointerException naming the argument that is null
+     * @throws CoordinationException for a bad setting, a cluster that cannot be reached within the timeout,
+     *     or a topic that is not compacted
+     */
+    public static KafkaCoordinationTransport create(Map<String, Object> clientConfig, int replicationFactor,
+                                                    Duration leaseDuration, Duration timeout) {
+        return new KafkaCoordinationTransport(clientConfig, replicationFactor, leaseDuration, timeout);
+    }
+
+    /** Returns the partition count of the topic, read when the transport connected. */
+    public int partitions() {
+        return partitions;
+    }
+
+    private String bootstrap() {
+        return String.valueOf(clientConfig.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
+    }
+
+    /** Fails fast, with one clear sentence, when no broker answers within the timeout. */
+    private void requireReachable() {
+        try {
+            admin.describeCluster().clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failure("reach the cluster", e);
+        } catch (TimeoutException | ExecutionException e) {
+            Throwable cause = rootCause(e);
+            if (e instanceof TimeoutException || cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw new CoordinationException("cannot reach the Kafka cluster at " + bootstrap() + " within "
+                        + timeout.toMillis() + " ms: no broker answered", cause);
+            }
+            throw failure("reach the cluster", e);
+        }
+    }
+
+    private int partitionCount() {
+        TopicDescription description = onceTopicKnown("read the partition count of the topic " + TOPIC,
+                () -> admin.describeTopics(List.of(TOPIC)).allTopicNames()
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(TOPIC));
+        return description.partitions().size();
+    }
+
+    private interface AdminCall<T> {
+        T call() throws Exception;
+    }
+
+    /**
+     * Runs an admin call on the topic, asking again while the broker answered does not know the topic
+     * yet: a topic just created reaches every broker's metadata a moment later.
+     */
+    private <T> T onceTopicKnown(String what, AdminCall<T> call) {
+        long deadline = CLOCK.monotonicNanos() + timeout.toNanos();
+        for (;;) {
+            try {
+                return call.call();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)
+                        || CLOCK.monotonicNanos() - deadline > 0) {
+                    throw failure(what, e);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure(what, e);
+            } catch (Exception e) {
+                throw failure(what, e);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+        }
     }
 
     /** Reports whether the cluster runs transaction protocol version 2. */
@@ -150,7 +276,7 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
 
     private short transactionVersion() {
         try {
-            FeatureMetadata features = admin.describeFeatures().featureMetadata().get(TIMEOUT.toMillis(),
+            FeatureMetadata features = admin.describeFeatures().featureMetadata().get(timeout.toMillis(),
                     TimeUnit.MILLISECONDS);
             FinalizedVersionRange range = features.finalizedFeatures().get("transaction.version");
             return range == null ? 0 : range.maxVersionLevel();
@@ -161,9 +287,9 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
 
     private void ensureTopic(int replicationFactor) {
         try {
-            NewTopic topic = new NewTopic(TOPIC, partitions, (short) replicationFactor)
+            NewTopic topic = new NewTopic(TOPIC, RolePartitioner.DEFAULT_PARTITIONS, (short) replicationFactor)
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-            admin.createTopics(List.of(topic)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            admin.createTopics(List.of(topic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw failure("create the topic " + TOPIC, e);
@@ -171,19 +297,13 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         } catch (Exception e) {
             throw failure("create the topic " + TOPIC, e);
         }
-        try {
-            ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
-            Config config = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                    .get(resource);
-            String policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
-            if (!policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
-                throw new CoordinationException("the topic " + TOPIC + " has cleanup.policy=" + policy
-                        + "; it must be compact, or the latest lease and registrations are deleted");
-            }
-        } catch (CoordinationException e) {
-            throw e;
-        } catch (Exception e) {
-            throw failure("describe the topic " + TOPIC, e);
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
+        Config config = onceTopicKnown("describe the topic " + TOPIC, () -> admin.describeConfigs(List.of(resource))
+                .all().get(timeout.toMillis(), TimeUnit.MILLISECONDS).get(resource));
+        String policy = config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value();
+        if (!policy.contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+            throw new CoordinationException("the topic " + TOPIC + " has cleanup.policy=" + policy
+                    + "; it must be compact, or the latest lease and registrations are deleted");
         }
     }
 
@@ -201,7 +321,7 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, role.name());
         config.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) transactionTimeout.toMillis());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) TIMEOUT.toMillis());
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) timeout.toMillis());
         KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer());
         try {
@@ -231,44 +351,58 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         return FencingToken.of(token.producerId(), (short) (token.producerEpoch() + 1));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws CoordinationException naming partition and offset when a malformed record could hide a
+     *     newer record of the role
+     */
     @Override
     public List<CoordinationEntry> readRoleRecords(Role role) {
         TopicPartition partition = new TopicPartition(TOPIC, partition(role));
-        List<CoordinationEntry> entries = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> record : readAll(List.of(partition))) {
-            decode(record).filter(entry -> entry.key().role().equals(role)).ifPresent(entries::add);
-        }
-        return entries;
+        return RecordDecoding.entriesOf(role, readAll(List.of(partition)));
     }
 
-    private static Optional<CoordinationEntry> decode(ConsumerRecord<byte[], byte[]> record) {
-        try {
-            CoordinationKey key = CoordinationCodec.decodeKey(record.key());
-            return Optional.of(new CoordinationEntry(record.offset(), key,
-                    CoordinationCodec.decodeValue(key.kind(), record.value())));
-        } catch (CoordinationException malformed) {
-            // another client's malformed record says nothing about this role
-            return Optional.empty();
-        }
-    }
-
+    /** Reads partitions from their beginning to their end offsets with the transport's one consumer. */
     private List<ConsumerRecord<byte[], byte[]>> readAll(List<TopicPartition> partitionsToRead) {
-        Map<String, Object> config = new HashMap<>(clientConfig);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        synchronized (readLock) {
+            if (closed) {
+                throw new CoordinationException("the transport to " + bootstrap() + " is closed");
+            }
+            if (reader == null) {
+                Map<String, Object> config = new HashMap<>(clientConfig);
+                config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+                config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+                config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+                config.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
+                // a read ends at the end offset; a fetch left waiting for newer records would delay the next read
+                config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+                reader = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            }
+            try {
+                return readAll(reader, partitionsToRead);
+            } catch (RuntimeException e) {
+                // a consumer in an unknown state is not reused
+                reader.close(CloseOptions.timeout(Duration.ZERO));
+                reader = null;
+                throw e;
+            }
+        }
+    }
+
+    private List<ConsumerRecord<byte[], byte[]>> readAll(KafkaConsumer<byte[], byte[]> consumer,
+                                                         List<TopicPartition> partitionsToRead) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try {
             consumer.assign(partitionsToRead);
             consumer.seekToBeginning(partitionsToRead);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitionsToRead, TIMEOUT);
-            long deadline = CLOCK.monotonicNanos() + TIMEOUT.toNanos();
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitionsToRead, timeout);
+            long deadline = CLOCK.monotonicNanos() + timeout.toNanos();
             for (TopicPartition partition : partitionsToRead) {
-                while (consumer.position(partition, TIMEOUT) < end.get(partition)) {
+                while (consumer.position(partition, timeout) < end.get(partition)) {
                     if (CLOCK.monotonicNanos() > deadline) {
                         throw new CoordinationException("cannot read " + partition + " to its end offset "
-                                + end.get(partition) + " within " + TIMEOUT.toMillis() + " ms");
+                                + end.get(partition) + " within " + timeout.toMillis() + " ms");
                     }
                     consumer.poll(Duration.ofMillis(100)).forEach(records::add);
                 }
@@ -285,10 +419,15 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
                 CoordinationCodec.encodeValue(new Registration(member, atMillis)), "register " + member);
     }
 
+    @Override
+    public void deregister(Role role, MemberId member) {
+        send(registrations, role, CoordinationKey.registration(role, member), null, "deregister " + member);
+    }
+
     private void send(KafkaProducer<byte[], byte[]> producer, Role role, CoordinationKey key, byte[] value, String what) {
         try {
             producer.send(new ProducerRecord<>(TOPIC, partition(role), CoordinationCodec.encodeKey(key), value))
-                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             if (isFenced(e)) {
                 throw new FencedException("role '" + role + "': " + what + " was fenced", e);
@@ -297,13 +436,27 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Under transaction protocol version 2 the written token is the epoch the coordinator reports
+     * once this transaction commits (the minted epoch plus one per commit). When that epoch would be
+     * exhausted the coordinator moves to a new producer id this transport cannot predict; that one
+     * lease carries the minted token and reads as not current until the next renewal.
+     */
     @Override
-    public synchronized void writeLease(Role role, FencingToken token, Lease lease) {
+    public synchronized Lease writeLease(Role role, FencingToken token, Lease lease) {
+        if (!lease.token().equals(token)) {
+            throw new CoordinationException("the lease names token " + lease.token() + " but is written with token "
+                    + token);
+        }
+        Lease[] written = new Lease[1];
         transact(role, token, "write the lease", rp -> {
-            Lease written = new Lease(lease.member(), rp.nextCommitted.minted() ? rp.nextCommitted : token,
+            written[0] = new Lease(lease.member(), rp.nextCommitted.minted() ? rp.nextCommitted : token,
                     lease.grantedAt(), lease.deadline());
-            return CoordinationCodec.encodeValue(written);
+            return CoordinationCodec.encodeValue(written[0]);
         });
+        return written[0];
     }
 
     @Override
@@ -323,10 +476,11 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
                     + "holds for the role; it was superseded");
         }
         KafkaProducer<byte[], byte[]> producer = rp.producer;
+        byte[] value = valueFor.value(rp);
         try {
             producer.beginTransaction();
             producer.send(new ProducerRecord<>(TOPIC, partition(role), CoordinationCodec.encodeKey(
-                    CoordinationKey.lease(role)), valueFor.value(rp))).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                    CoordinationKey.lease(role)), value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             producer.commitTransaction();
         } catch (Exception e) {
             if (isFenced(e)) {
@@ -347,10 +501,21 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
             }
             throw failure(what + " for role '" + role + "'", e);
         }
-        if (transactionsV2) {
-            rp.nextCommitted = rp.nextCommitted.minted() && rp.nextCommitted.producerEpoch() < Short.MAX_VALUE - 1
-                    ? afterCommit(rp.nextCommitted)
-                    : describeSettled(role).map(this::afterCommit).orElse(FencingToken.NO_EPOCH);
+        // commitTransaction returns once the coordinator has logged the commit; the markers reach the
+        // partition after that. Waiting until the coordinator reports the transaction settled makes this
+        // write visible to every read_committed reader once this method returns, and reads back the pair
+        // the coordinator reports now: the base of the next prediction, even after a move to a new producer id.
+        FencingToken predicted = rp.nextCommitted.minted() ? afterCommit(rp.nextCommitted) : FencingToken.NO_EPOCH;
+        try {
+            Optional<FencingToken> settled = describeSettled(role);
+            if (transactionsV2) {
+                rp.nextCommitted = settled.map(this::afterCommit).orElse(FencingToken.NO_EPOCH);
+            }
+        } catch (CoordinationException slow) {
+            // the commit stands; only the read-back failed, so the next lease carries the prediction
+            if (transactionsV2) {
+                rp.nextCommitted = predicted;
+            }
         }
     }
 
@@ -373,28 +538,36 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         return describeSettled(role);
     }
 
-    /** Reads the coordinator's pair, waiting out a commit or abort that is still completing. */
+    /** Reads the coordinator's pair, waiting (up to the timeout) for a commit or abort that is still completing. */
     private Optional<FencingToken> describeSettled(Role role) {
-        for (int attempt = 0; attempt < 50; attempt++) {
+        long deadline = CLOCK.monotonicNanos() + timeout.toNanos();
+        for (;;) {
             TransactionDescription description;
             try {
                 description = admin.describeTransactions(List.of(role.name())).description(role.name())
-                        .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof TransactionalIdNotFoundException) {
                     return Optional.empty();
                 }
                 throw failure("describe the transactions of role '" + role + "'", e);
-            } catch (Exception e) {
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw failure("describe the transactions of role '" + role + "'", e);
+            } catch (TimeoutException e) {
                 throw failure("describe the transactions of role '" + role + "'", e);
             }
             TransactionState state = description.state();
             if (state != TransactionState.PREPARE_COMMIT && state != TransactionState.PREPARE_ABORT) {
-                return Optional.of(FencingToken.of(description.producerId(), (short) description.producerEpoch()));
+                // a negative producer id or epoch means the coordinator holds no producer: no token
+                return RecordDecoding.tokenOf(description);
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            if (CLOCK.monotonicNanos() - deadline > 0) {
+                throw new CoordinationException("the transaction of role '" + role + "' stayed in state " + state
+                        + " for " + timeout.toMillis() + " ms");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
-        throw new CoordinationException("the transaction of role '" + role + "' stayed in a prepare state");
     }
 
     @Override
@@ -403,21 +576,40 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         for (int p = 0; p < partitions; p++) {
             all.add(new TopicPartition(TOPIC, p));
         }
-        Set<Role> roles = new TreeSet<>();
-        for (ConsumerRecord<byte[], byte[]> record : readAll(all)) {
-            decode(record).ifPresent(entry -> roles.add(entry.key().role()));
-        }
-        return roles;
+        return RecordDecoding.rolesOf(readAll(all));
     }
 
     private CoordinationException failure(String what, Throwable e) {
         Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return new CoordinationException("cannot " + what + " on " + clientConfig.get(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG) + ": " + cause, cause);
+        if (cause instanceof TimeoutException || cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+            return new CoordinationException("cannot " + what + " on " + bootstrap() + " within " + timeout.toMillis()
+                    + " ms: " + messageOf(cause), cause);
+        }
+        return new CoordinationException("cannot " + what + " on " + bootstrap() + ": " + messageOf(cause), cause);
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+
+    private static String messageOf(Throwable e) {
+        String message = e.getMessage();
+        return message == null || message.isBlank() ? e.getClass().getSimpleName() : message.replace('\n', ' ');
     }
 
     @Override
     public synchronized void close() {
+        synchronized (readLock) {
+            closed = true;
+            if (reader != null) {
+                reader.close(CloseOptions.timeout(Duration.ZERO));
+                reader = null;
+            }
+        }
         producers.values().forEach(rp -> rp.producer.close(Duration.ZERO));
         producers.clear();
         registrations.close(Duration.ZERO);

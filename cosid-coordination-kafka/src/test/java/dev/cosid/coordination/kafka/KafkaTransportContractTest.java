@@ -15,4 +15,10 @@ class KafkaTransportContractTest extends CoordinationTransportContract {
     protected CoordinationTransport createTransport() {
         return KafkaCoordinationTransport.create(BROKER.server().bootstrapServers(), 1);
     }
+
+    /** Each round mints up to three epochs and reads the partition a few times: 50 rounds take about 30 s. */
+    @Override
+    protected int simultaneousChallengeRounds() {
+        return 50;
+    }
 }
