@@ -36,7 +36,8 @@ final class Configuration {
             Map.entry("cosid.machine.static.slot", (b, v) -> b.staticSlot(Integer.parseInt(v.trim()))),
             Map.entry("cosid.machine.static.state-file", (b, v) -> b.stateFile(Path.of(v.trim()))),
             Map.entry("cosid.machine.static.ahead", (b, v) -> b.ahead(Durations.parse(v))),
-            Map.entry("cosid.machine.static.not-before", (b, v) -> b.notBefore(Instant.parse(v.trim()))));
+            Map.entry("cosid.machine.static.not-before", (b, v) -> b.notBefore(Instant.parse(v.trim()))),
+            Map.entry("cosid.machine.static.allow-future-not-before", (b, v) -> b.allowFutureNotBefore(bool(v))));
 
     /** What a CosId 2.x key became: applied (or with nothing left to do) and warned about, or refused. */
     private record Legacy(String key, boolean prefix, Verdict verdict) {

@@ -2,6 +2,7 @@ package dev.cosid.simulation;
 
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Owner;
@@ -74,6 +75,11 @@ class SimStore implements LeaseStore {
     @Override
     public Optional<NamespaceRecord> namespace(String namespace) {
         return call("namespace", () -> store.namespace(namespace));
+    }
+
+    @Override
+    public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
+        return call("registerLayout", () -> store.registerLayout(namespace, name, proposed));
     }
 
     @Override

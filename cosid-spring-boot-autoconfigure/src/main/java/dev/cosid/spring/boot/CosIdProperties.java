@@ -218,6 +218,9 @@ public class CosIdProperties {
         /** The floor while the state file does not exist yet, as './cosid migrate' computes it (ISO-8601 instant). */
         private Instant notBefore;
 
+        /** Accepts a not-before more than a day past the clock (no id is issued before it); off by default. */
+        private boolean allowFutureNotBefore;
+
         public Integer getSlot() {
             return slot;
         }
@@ -248,6 +251,14 @@ public class CosIdProperties {
 
         public void setNotBefore(Instant notBefore) {
             this.notBefore = notBefore;
+        }
+
+        public boolean isAllowFutureNotBefore() {
+            return allowFutureNotBefore;
+        }
+
+        public void setAllowFutureNotBefore(boolean allowFutureNotBefore) {
+            this.allowFutureNotBefore = allowFutureNotBefore;
         }
     }
 

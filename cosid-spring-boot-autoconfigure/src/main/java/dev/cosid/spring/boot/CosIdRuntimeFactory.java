@@ -90,7 +90,7 @@ final class CosIdRuntimeFactory {
         }
         CosIdProperties.Static fixed = properties.getMachine().getStatic();
         if (fixed.getSlot() != null) {
-            builder.staticSlot(fixed.getSlot()).ahead(fixed.getAhead());
+            builder.staticSlot(fixed.getSlot()).ahead(fixed.getAhead()).allowFutureNotBefore(fixed.isAllowFutureNotBefore());
             if (fixed.getStateFile() != null) {
                 builder.stateFile(fixed.getStateFile());
             }
