@@ -85,6 +85,8 @@ public final class RedisServer extends ServerProcess {
         if (primary == null) {
             return ask("PING\r\n", 5).equals("+PONG");
         }
-        return ask("INFO replication\r\nQUIT\r\n", -1).contains("master_link_status:up");
+        // the replica's link is up, and the primary counts it online: only then does WAIT see its acknowledgement
+        return ask("INFO replication\r\nQUIT\r\n", -1).contains("master_link_status:up")
+                && primary.ask("INFO replication\r\nQUIT\r\n", -1).contains("port=" + port + ",state=online");
     }
 }
