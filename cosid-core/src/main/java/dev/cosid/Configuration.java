@@ -10,6 +10,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies {@code cosid.*} configuration keys to a runtime builder, naming the key of a bad value.
@@ -20,7 +22,7 @@ import java.util.function.BiConsumer;
  */
 final class Configuration {
 
-    private static final System.Logger LOG = System.getLogger(Configuration.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(Configuration.class);
 
     private static final Map<String, BiConsumer<CosIdRuntime.Builder, String>> KEYS = Map.ofEntries(
             Map.entry("cosid.namespace", CosIdRuntime.Builder::namespace),
@@ -154,7 +156,7 @@ final class Configuration {
         for (Legacy legacy : LEGACY) {
             if (legacy.matches(normalized)) {
                 String warning = legacy.verdict().apply(builder, key, value);
-                LOG.log(System.Logger.Level.WARNING, key + " is a CosId 2.x key: " + warning);
+                LOG.warn("{} is a CosId 2.x key: {}", key, warning);
                 return;
             }
         }

@@ -7,14 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cosid.lease.InMemoryLeaseStore;
 import dev.cosid.time.ManualClock;
 import dev.cosid.time.ManualScheduler;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,31 +19,17 @@ class ConfigurationTest {
 
     private final ManualClock clock = new ManualClock(1_800_000_000_000L);
     private final ManualScheduler scheduler = new ManualScheduler(clock);
-    private final List<String> warnings = new ArrayList<>();
-    private final Logger log = Logger.getLogger(Configuration.class.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            warnings.add(record.getMessage());
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private int mark;
 
     @BeforeEach
     void listen() {
-        log.addHandler(capture);
+        mark = RecordingLogs.count();
     }
 
-    @AfterEach
-    void stopListening() {
-        log.removeHandler(capture);
+    /** The warnings Configuration logged during this test. */
+    private List<String> warnings() {
+        return RecordingLogs.since(mark).stream().filter(event -> event.logger().equals(Configuration.class.getName()))
+                .map(RecordingLogs.Event::message).toList();
     }
 
     private CosIdRuntime.Builder builder() {
@@ -79,7 +60,7 @@ class ConfigurationTest {
                 "cosid.machine.guarder.safe-guard-duration is a CosId 2.x key: replaced by cosid.ttl: a crashed "
                         + "holder's slot is free again after ttl + tolerance",
                 "cosid.machine.clock-backwards.broken-threshold is a CosId 2.x key: replaced by cosid.max-wait (how "
-                        + "long nextId() waits before it throws)"), warnings);
+                        + "long nextId() waits before it throws)"), warnings());
     }
 
     @Test
@@ -88,8 +69,8 @@ class ConfigurationTest {
                 "cosid.machine.distributor.manual.machine-id", "5")).start()) {
             assertEquals(5, runtime.lease().slot());
         }
-        assertTrue(warnings.contains("cosid.machine.distributor.manual.machine-id is a CosId 2.x key: replaced by "
-                + "cosid.machine.static.slot (with cosid.machine.static.state-file)"), warnings.toString());
+        assertTrue(warnings().contains("cosid.machine.distributor.manual.machine-id is a CosId 2.x key: replaced by "
+                + "cosid.machine.static.slot (with cosid.machine.static.state-file)"), warnings().toString());
     }
 
     @ParameterizedTest(name = "{0} = {1}")
@@ -135,6 +116,6 @@ class ConfigurationTest {
                 () -> builder().configure(Map.of("cosid.tll", "30s")));
         assertTrue(e.getMessage().startsWith("unknown configuration key 'cosid.tll'; known: [cosid.acquire-timeout,"),
                 e.getMessage());
-        assertTrue(warnings.isEmpty());
+        assertTrue(warnings().isEmpty(), warnings().toString());
     }
 }

@@ -24,6 +24,16 @@ public final class RecordingLogs implements SLF4JServiceProvider {
     private final IMarkerFactory markers = new BasicMarkerFactory();
     private final MDCAdapter mdc = new NOPMDCAdapter();
 
+    /** The number of events logged so far: a mark for {@link #since(int)}. */
+    static int count() {
+        return EVENTS.size();
+    }
+
+    /** The events logged after a mark taken with {@link #count()}. */
+    static List<Event> since(int mark) {
+        return List.copyOf(EVENTS.subList(mark, EVENTS.size()));
+    }
+
     /** The events logged so far whose message contains a fragment, such as a test's own namespace. */
     static List<Event> containing(String fragment) {
         return EVENTS.stream().filter(event -> event.message().contains(fragment)).toList();

@@ -8,6 +8,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -43,6 +45,8 @@ public final class CosIdCommand implements Runnable {
 
     /** Set by the shutdown path (SIGTERM): a command stops quietly instead of reporting its closed runtime. */
     static volatile boolean stopping;
+    /** How long the output waits on SIGTERM for the command to wind down before it is sealed. */
+    private static final long SHUTDOWN_BOUND_SECONDS = 20;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -63,12 +67,25 @@ public final class CosIdCommand implements Runnable {
     public static void main(String[] args) {
         @SuppressWarnings("resource") // standard output stays open until the JVM ends
         Output output = Output.of(new FileOutputStream(FileDescriptor.out).getChannel());
+        CountDownLatch finished = new CountDownLatch(1);
         Thread seal = new Thread(() -> {
             stopping = true;
+            try {
+                // a command winds down on its own (generate stops issuing, leader resigns, serve drains) and
+                // may print while it does: seal the output after it returned, or after a bound
+                finished.await(SHUTDOWN_BOUND_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             output.seal();
         }, "cosid-output");
         Runtime.getRuntime().addShutdownHook(seal);
-        int status = run(args, output, System.err);
+        int status;
+        try {
+            status = run(args, output, System.err);
+        } finally {
+            finished.countDown();
+        }
         System.exit(status);
     }
 

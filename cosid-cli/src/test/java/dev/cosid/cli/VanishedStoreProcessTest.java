@@ -23,8 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The embedded SQLite file deleted, truncated or overwritten while a generator runs, with real
- * processes: the running one stops issuing at its next renewal, a second one is refused instead of
- * starting a new database at floor 0 on the same slot, and no id repeats across all their output.
+ * processes: the running one stops issuing at its next renewal and exits with status 1, a second one is
+ * refused instead of starting a new database at floor 0 on the same slot, and no id repeats across all
+ * their output. The running one is held (SIGSTOP) while the data vanishes and the second one tries, so
+ * it cannot notice the loss and exit first, however busy the machine is.
  */
 class VanishedStoreProcessTest {
 
@@ -38,6 +40,13 @@ class VanishedStoreProcessTest {
     @AfterEach
     void stopProcesses() {
         started.forEach(Process::destroyForcibly);
+    }
+
+    /** Sends a signal to a process this test started (SIGSTOP holds it, with its lock, until SIGCONT). */
+    private static void signal(Process process, String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid())).start();
+        assertTrue(kill.waitFor(10, TimeUnit.SECONDS));
+        assertEquals(0, kill.exitValue(), "kill -" + name);
     }
 
     private Path db() {
@@ -122,8 +131,8 @@ class VanishedStoreProcessTest {
         assertEquals(issued, ids("first").size(), "no id after the runtime stopped");
         assertFalse(err("first").contains("\tat "), "no stack trace: " + err("first"));
         assertTrue(err("first").lines().count() < 20, "a few lines, not hundreds: " + err("first"));
-        first.destroyForcibly();
-        assertTrue(first.waitFor(10, TimeUnit.SECONDS));
+        assertTrue(first.waitFor(30, TimeUnit.SECONDS), "the first generator ends by itself");
+        assertEquals(1, first.exitValue(), "a runtime stopped for good is a failure: " + err("first"));
     }
 
     /** Once nobody uses the path, a new generator starts a new database, and no id repeats. */
@@ -143,8 +152,10 @@ class VanishedStoreProcessTest {
     @Test
     void aDeletedDatabaseStopsTheRunningGeneratorAndRefusesASecondOne() throws Exception {
         Process first = runningGenerator();
+        signal(first, "STOP");
         Files.delete(db());
         secondIsRefused("was deleted");
+        signal(first, "CONT");
         assertFalse(Files.exists(db()), "nothing recreated the database");
         firstFailsClosed(first, "sqlite:" + db() + " was deleted while in use");
         afterwardsANewDatabaseRepeatsNothing();
@@ -153,10 +164,12 @@ class VanishedStoreProcessTest {
     @Test
     void aTruncatedDatabaseStopsTheRunningGeneratorAndRefusesASecondOne() throws Exception {
         Process first = runningGenerator();
+        signal(first, "STOP");
         try (RandomAccessFile file = new RandomAccessFile(db().toFile(), "rw")) {
             file.setLength(0);
         }
         secondIsRefused("was truncated to nothing");
+        signal(first, "CONT");
         firstFailsClosed(first, "was truncated to nothing while in use");
         afterwardsANewDatabaseRepeatsNothing();
     }
@@ -164,10 +177,12 @@ class VanishedStoreProcessTest {
     @Test
     void aDatabaseOverwrittenWithGarbageStopsTheRunningGeneratorInAFewLines() throws Exception {
         Process first = runningGenerator();
+        signal(first, "STOP");
         byte[] garbage = new byte[64 * 1024];
         new Random(13).nextBytes(garbage);
         Files.write(db(), garbage);
         secondIsRefused("was overwritten with something that is not a SQLite database");
+        signal(first, "CONT");
         firstFailsClosed(first, "is gone while in use");
     }
 }

@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The routes of the id service, apart from the transport: a method, a URI and an
@@ -32,7 +34,7 @@ import java.util.Set;
  */
 final class HttpApi {
 
-    private static final System.Logger LOG = System.getLogger(HttpApi.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(HttpApi.class);
     private static final Set<String> ISSUE_PARAMETERS = Set.of("count", "format");
     private static final Set<String> DECODE_PARAMETERS = Set.of("format", "layout");
     private static final Set<String> NONE = Set.of();
@@ -81,7 +83,7 @@ final class HttpApi {
         } catch (ApiError e) {
             return Response.error(e);
         } catch (RuntimeException | Error e) {
-            LOG.log(System.Logger.Level.ERROR, "cosid server: " + method + " " + uri + " failed", e);
+            LOG.error("cosid server: {} {} failed", method, uri, e);
             return Response.error(new ApiError(500, "internal", "internal error; the server's log has the details"));
         }
     }

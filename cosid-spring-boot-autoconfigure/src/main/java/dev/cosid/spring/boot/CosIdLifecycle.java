@@ -2,6 +2,7 @@ package dev.cosid.spring.boot;
 
 import dev.cosid.CosIdRuntime;
 import java.util.List;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
@@ -80,8 +81,7 @@ public final class CosIdLifecycle implements SmartLifecycle, DisposableBean {
             try {
                 closeable.close();
             } catch (Exception e) {
-                System.getLogger(CosIdLifecycle.class.getName()).log(System.Logger.Level.WARNING,
-                        "cannot close " + closeable + " after the CosId runtime", e);
+                LoggerFactory.getLogger(CosIdLifecycle.class).warn("cannot close {} after the CosId runtime", closeable, e);
             }
         }
     }

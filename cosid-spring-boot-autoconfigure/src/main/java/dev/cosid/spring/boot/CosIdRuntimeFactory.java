@@ -17,9 +17,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
+
 
 /**
  * Builds and starts the runtime from the properties: checks every value first and names the key of a
@@ -28,7 +31,7 @@ import org.springframework.core.env.PropertySource;
  */
 final class CosIdRuntimeFactory {
 
-    private static final System.Logger LOG = System.getLogger(CosIdRuntimeFactory.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(CosIdRuntimeFactory.class);
 
     /** The keys this starter binds, in Spring's uniform form (lower case, no dashes). */
     private static final Set<String> OWN = Set.of("cosid.enabled", "cosid.namespace", "cosid.store", "cosid.ttl",
@@ -63,9 +66,8 @@ final class CosIdRuntimeFactory {
             if (type.equals("jdbc") || type.equals("redis")) {
                 store = type.equals("jdbc") ? "datasource" : "redis";
                 legacy.remove("cosid.machine.distributor.type");
-                LOG.log(System.Logger.Level.WARNING, "cosid.machine.distributor.type is a CosId 2.x key: replaced by "
-                        + "cosid.store=" + store + "; using the application's " + (type.equals("jdbc") ? "DataSource"
-                        : "Redis connection"));
+                LOG.warn("cosid.machine.distributor.type is a CosId 2.x key: replaced by cosid.store={}; using the "
+                        + "application's {}", store, type.equals("jdbc") ? "DataSource" : "Redis connection");
             }
         }
         boolean staticSlot = properties.getMachine().getStatic().getSlot() != null
@@ -382,7 +384,7 @@ final class CosIdRuntimeFactory {
             try {
                 closeable.close();
             } catch (Exception e) {
-                LOG.log(System.Logger.Level.WARNING, "cannot close " + closeable, e);
+                LOG.warn("cannot close {}", closeable, e);
             }
         }
     }

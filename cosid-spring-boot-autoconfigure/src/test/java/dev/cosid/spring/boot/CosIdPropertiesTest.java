@@ -18,12 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -155,30 +154,10 @@ class CosIdPropertiesTest {
     }
 
     @Test
-    void cosid2KeysWithACounterpartWorkAndWarnNamingTheNewKey() {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Logger log = Logger.getLogger("dev.cosid");
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                warnings.add(record.getMessage());
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-        log.addHandler(capture);
-        try {
-            startWithCosid2Keys();
-        } finally {
-            log.removeHandler(capture);
-        }
-        assertThat(warnings).contains(
+    @ExtendWith(OutputCaptureExtension.class)
+    void cosid2KeysWithACounterpartWorkAndWarnNamingTheNewKey(CapturedOutput output) {
+        startWithCosid2Keys();
+        assertThat(output.getAll()).contains(
                 "cosid.machine.distributor.type is a CosId 2.x key: replaced by cosid.store=datasource; using the "
                         + "application's DataSource",
                 "cosid.machine.machine-bit is a CosId 2.x key: replaced by cosid.bits",
