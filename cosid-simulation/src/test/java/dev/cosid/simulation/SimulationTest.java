@@ -70,6 +70,43 @@ class SimulationTest {
         assertEquals(once.faults(), again.faults());
     }
 
+    private static final int REVERT_SEEDS = (int) property("cosid.sim.revert-seeds", 40);
+
+    /** Runs the fixed seeds 1..REVERT_SEEDS with snapshot reverts; returns seeds with violations and the faults. */
+    private static List<String> revertRuns(boolean takeoverGuard, Map<String, Integer> faults) {
+        List<String> failed = new ArrayList<>();
+        Simulation.Options options = Simulation.Options.DEFAULT.withSnapshotReverts().withGuards(true, takeoverGuard);
+        for (long seed = 1; seed <= REVERT_SEEDS; seed++) {
+            Simulation.Report report = Simulation.run(seed, Duration.ofSeconds(20), options);
+            report.faults().forEach((kind, n) -> faults.merge(kind, n, Integer::sum));
+            if (!report.violations().isEmpty()) {
+                failed.add("seed " + seed + ": " + report.violations().get(0));
+            }
+        }
+        return failed;
+    }
+
+    @Test
+    void aStoreSteppedBackToAnOlderSnapshotRepeatsIdsWithoutTheTakeoverGuard() {
+        Map<String, Integer> faults = new TreeMap<>();
+        List<String> failed = revertRuns(false, faults);
+        System.out.println("snapshot reverts without the takeover guard: " + failed.size() + " of " + REVERT_SEEDS
+                + " seeds repeated an id or left a window; faults " + faults);
+        assertTrue(failed.stream().anyMatch(f -> f.contains("duplicate")),
+                "the snapshot-revert fault never made a duplicate in " + REVERT_SEEDS + " seeds: " + failed);
+    }
+
+    @Test
+    void theTakeoverGuardKeepsIdsUniqueWhenTheStoreStepsBack() {
+        Map<String, Integer> faults = new TreeMap<>();
+        List<String> failed = revertRuns(true, faults);
+        System.out.println("snapshot reverts with the takeover guard: " + failed.size() + " of " + REVERT_SEEDS
+                + " seeds repeated an id or left a window; faults " + faults);
+        assertEquals(List.of(), failed);
+        assertTrue(faults.keySet().containsAll(List.of("store reverted to an older snapshot, all records",
+                "store reverted to an older snapshot, some records")), "both reverts were injected: " + faults);
+    }
+
     /** A store that forgets the next floor: a new holder starts at floor 0, inside its predecessor's window. */
     private static final class ForgetfulStore extends SimStoreDelegate {
         ForgetfulStore(LeaseStore store) {
