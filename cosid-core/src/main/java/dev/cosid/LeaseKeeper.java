@@ -385,6 +385,14 @@ public final class LeaseKeeper extends SlotKeeper {
 
     @Override
     void giveBack(SlotLease lease, long lastIssuedMillis) {
+        if (lastIssuedMillis > lease.ceiling()) {
+            // the record stepped back below ids this holder issued (a failover lost renewals); a release would
+            // hand on a floor below them, while an expiry makes the next holder a takeover, which the takeover
+            // guard starts past them
+            LOG.warn("not releasing {}: it issued up to {}, past the ceiling its record holds now; the slot frees "
+                    + "up at its expiry", lease, lastIssuedMillis);
+            return;
+        }
         try {
             if (!store.release(lease, lastIssuedMillis)) {
                 LOG.info("the lease was already gone at release: {}", lease);
