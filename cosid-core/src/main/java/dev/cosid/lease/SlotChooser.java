@@ -9,7 +9,7 @@ import java.util.OptionalInt;
  * The slot preference order, as a pure function of one read of the slot table.
  *
  * <ol>
- *   <li>the slot this (key, incarnation) already holds;</li>
+ *   <li>the slot this (key, incarnation) already holds, live;</li>
  *   <li>the preferred slot, if free;</li>
  *   <li>released slots whose last owner had the same key;</li>
  *   <li>the other released or never-used slots, lowest first;</li>
@@ -53,7 +53,7 @@ public final class SlotChooser {
         for (int slot = 0; slot < limit; slot++) {
             SlotRecord record = records.getOrDefault(slot, SlotRecord.empty(slot));
             Owner owner = record.owner();
-            if (me.equals(owner)) {
+            if (me.equals(owner) && !record.freeAt(now)) {
                 held.add(new SlotChoice.Candidate(slot, SlotChoice.Reason.HELD, record));
             } else if (!record.freeAt(now)) {
                 earliestExpiry = Math.min(earliestExpiry, record.expiresAt());
@@ -63,6 +63,7 @@ public final class SlotChooser {
             } else if (preferred.isPresent() && preferred.getAsInt() == slot) {
                 preferredSlot.add(new SlotChoice.Candidate(slot, SlotChoice.Reason.PREFERRED, record));
             } else if (LeaseTransitions.takesOver(record)) {
+                // this incarnation's own expired lease too: a failover may have stepped it back over a later holder
                 (owner.key().equals(me.key()) ? expiredSticky : expired)
                         .add(new SlotChoice.Candidate(slot, SlotChoice.Reason.EXPIRED, record));
             } else if (me.key().equals(record.lastOwnerKey())) {

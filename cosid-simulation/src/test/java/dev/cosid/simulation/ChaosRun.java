@@ -37,6 +37,7 @@ final class ChaosRun {
     private final List<Path> outputs = new ArrayList<>();
     private final Process[] workers;
     private int incarnations;
+    private boolean takeoverGuard;
 
     ChaosRun(ServerProcess server, String storeUrl, Path dir, long seed, int workers) {
         this.server = server;
@@ -46,13 +47,20 @@ final class ChaosRun {
         this.workers = new Process[workers];
     }
 
+    /** Runs every worker with the takeover guard, for stores whose failover can step records back. */
+    ChaosRun takeoverGuard(boolean enabled) {
+        this.takeoverGuard = enabled;
+        return this;
+    }
+
     private Process start(int index) throws IOException {
         Path out = dir.resolve("worker-" + index + "-" + incarnations++ + ".ids");
         outputs.add(out);
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
-                Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString())
+                Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
+                takeoverGuard ? "--takeover-guard" : "")
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
