@@ -134,7 +134,7 @@ public final class Simulation {
         return run(seed, duration, UnaryOperator.identity(), options);
     }
 
-    static Report run(long seed, Duration duration, UnaryOperator<LeaseStore> storeWrapper, Options options) {
+    private static Report run(long seed, Duration duration, UnaryOperator<LeaseStore> storeWrapper, Options options) {
         Random random = new Random(seed);
         VirtualTime time = new VirtualTime();
         long epoch = 1_800_000_000_000L + random.nextInt(1_000_000);
@@ -210,7 +210,6 @@ public final class Simulation {
         void failover(Random random, Counters counters) {
             List<Copy> kept = new ArrayList<>(copies);
             Copy promoted = kept.get(random.nextInt(kept.size()));
-            if (Boolean.getBoolean("cosid.sim.debug")) System.out.println("DEBUG revert at " + time.nowNanos() / 1_000_000 + " to copy of " + promoted.atNanos() / 1_000_000 + ": " + promoted.records() + "\n  was " + store.records(NAMESPACE));
             if (random.nextBoolean()) {
                 counters.fault("store reverted to an older snapshot, all records");
                 store.revert(NAMESPACE, promoted.records(), slot -> true);
