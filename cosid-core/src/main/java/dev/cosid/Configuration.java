@@ -35,6 +35,7 @@ final class Configuration {
             Map.entry("cosid.max-wait", (b, v) -> b.maxWait(Durations.parse(v))),
             Map.entry("cosid.acquire-timeout", (b, v) -> b.acquireTimeout(Durations.parse(v))),
             Map.entry("cosid.cold-start-guard", (b, v) -> b.coldStartGuard(bool(v))),
+            Map.entry("cosid.takeover-guard", (b, v) -> b.takeoverGuard(bool(v))),
             Map.entry("cosid.machine.static.slot", (b, v) -> b.staticSlot(Integer.parseInt(v.trim()))),
             Map.entry("cosid.machine.static.state-file", (b, v) -> b.stateFile(Path.of(v.trim()))),
             Map.entry("cosid.machine.static.ahead", (b, v) -> b.ahead(Durations.parse(v))),

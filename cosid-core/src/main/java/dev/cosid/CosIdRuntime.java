@@ -315,6 +315,7 @@ public final class CosIdRuntime implements AutoCloseable {
         private Scheduler scheduler;
         private CosIdListener listener = CosIdListener.NOOP;
         private boolean coldStartGuard;
+        private boolean takeoverGuard;
         private Integer staticSlot;
         private Path stateFile;
         private Duration ahead = Duration.ofSeconds(10);
@@ -474,6 +475,22 @@ public final class CosIdRuntime implements AutoCloseable {
         }
 
         /**
+         * Makes an acquire that takes a slot from a holder that did not release it (an expired lease, not
+         * a released or never-used record) start its window at {@code now + ttl + tolerance} or later;
+         * default off. Turn it on for a store whose failover can step a record back (asynchronous
+         * replication): the stepped-back record may have forgotten a ceiling up to that far ahead, and its
+         * holder may still be issuing below it. The cost is one wait of ttl + tolerance before the first
+         * id, on a taken-over slot only; released and never-used slots are chosen first.
+         *
+         * @param enabled whether to guard takeovers
+         * @return this builder
+         */
+        public Builder takeoverGuard(boolean enabled) {
+            this.takeoverGuard = enabled;
+            return this;
+        }
+
+        /**
          * Uses a slot the deployment guarantees to be unique (a fixed number per host, a StatefulSet
          * ordinal) instead of a store: {@code cosid.machine.static.slot}.
          *
@@ -537,7 +554,8 @@ public final class CosIdRuntime implements AutoCloseable {
         /**
          * Applies configuration keys: {@code cosid.namespace}, {@code cosid.store}, {@code cosid.owner-key},
          * {@code cosid.ttl}, {@code cosid.tolerance}, {@code cosid.bits}, {@code cosid.preferred-slot},
-         * {@code cosid.max-wait}, {@code cosid.acquire-timeout}, {@code cosid.cold-start-guard}, {@code cosid.machine.static.slot},
+         * {@code cosid.max-wait}, {@code cosid.acquire-timeout}, {@code cosid.cold-start-guard},
+         * {@code cosid.takeover-guard}, {@code cosid.machine.static.slot},
          * {@code cosid.machine.static.state-file}, {@code cosid.machine.static.ahead},
          * {@code cosid.machine.static.not-before}, {@code cosid.machine.static.allow-future-not-before}.
          * Durations are ISO-8601 ({@code PT10S}) or {@code 10s}, {@code 500ms}, {@code 2m}; instants are
@@ -590,7 +608,7 @@ public final class CosIdRuntime implements AutoCloseable {
                             + "; this runtime asks for " + proposed + " (bits " + bits + ")");
                 }
                 LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner,
-                        new LeaseTerms(settings.ttlMillis, settings.toleranceMillis, coldStartGuard), stored,
+                        new LeaseTerms(settings.ttlMillis, settings.toleranceMillis, coldStartGuard, takeoverGuard), stored,
                         preferredSlot == null ? OptionalInt.empty() : OptionalInt.of(preferredSlot), clock,
                         keeperScheduler, new SafeListener(listener));
                 keeper.start(settings.acquireTimeout);

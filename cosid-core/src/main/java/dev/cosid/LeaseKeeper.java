@@ -325,18 +325,28 @@ public final class LeaseKeeper extends SlotKeeper {
 
     /** Rotates the free candidates after {@code from} to start at a place this owner's key picks. */
     private List<SlotChoice.Candidate> spread(List<SlotChoice.Candidate> candidates, int from) {
-        int remaining = candidates.size() - from;
+        int end = from;
+        while (end < candidates.size() && candidates.get(end).reason() == SlotChoice.Reason.FREE) {
+            end++; // expired slots stay behind the free ones
+        }
+        int remaining = end - from;
         if (remaining <= 1) {
             return candidates;
         }
         int shift = Math.floorMod(owner.key().hashCode() * 31 + from, remaining);
         List<SlotChoice.Candidate> spread = new ArrayList<>(candidates.subList(0, from));
-        spread.addAll(candidates.subList(from + shift, candidates.size()));
+        spread.addAll(candidates.subList(from + shift, end));
         spread.addAll(candidates.subList(from, from + shift));
+        spread.addAll(candidates.subList(end, candidates.size()));
         return spread;
     }
 
     private void bind(SlotLease lease) {
+        if (lease.takenOver() && terms.takeoverGuard()) {
+            LOG.info("slot {} of namespace '{}' was taken over from a holder that did not release it; the takeover "
+                    + "guard starts the window at {}, {} ms past the store's now", lease.slot(), namespace,
+                    lease.floor(), lease.floor() - lease.storeNow());
+        }
         binding = new Binding(lease, Binding.State.BOUND);
         checkSkew(lease.storeNow());
     }
@@ -375,6 +385,14 @@ public final class LeaseKeeper extends SlotKeeper {
 
     @Override
     void giveBack(SlotLease lease, long lastIssuedMillis) {
+        if (lastIssuedMillis > lease.ceiling()) {
+            // the record stepped back below ids this holder issued (a failover lost renewals); a release would
+            // hand on a floor below them, while an expiry makes the next holder a takeover, which the takeover
+            // guard starts past them
+            LOG.warn("not releasing {}: it issued up to {}, past the ceiling its record holds now; the slot frees "
+                    + "up at its expiry", lease, lastIssuedMillis);
+            return;
+        }
         try {
             if (!store.release(lease, lastIssuedMillis)) {
                 LOG.info("the lease was already gone at release: {}", lease);

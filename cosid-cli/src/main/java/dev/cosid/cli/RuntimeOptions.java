@@ -52,6 +52,12 @@ final class RuntimeOptions {
                     + "ttl + tolerance per newly created slot record (docs/stores.md)")
     boolean coldStartGuard;
 
+    @Option(names = "--takeover-guard",
+            description = "a slot taken from a holder that did not release it (an expired lease) starts past now + "
+                    + "ttl + tolerance, so a record a failover stepped back never hands out a window its holder may "
+                    + "still use; costs one wait of ttl + tolerance on a taken-over slot only (docs/stores.md)")
+    boolean takeoverGuard;
+
     @Option(names = "--bits", paramLabel = "N",
             description = "slot bits of the namespace, at most the layout's (default: 10, or the layout's slot "
                     + "bits when fewer: 3 for the SAFE_JS layouts)")
@@ -72,7 +78,8 @@ final class RuntimeOptions {
     /** Refuses options that mean nothing together rather than silently ignoring one. */
     void refuseConflicts(CommandLine.ParseResult parsed) {
         if (staticSlot != null) {
-            for (String option : new String[] {"--store", "--ttl", "--tolerance", "--cold-start-guard"}) {
+            for (String option : new String[] {"--store", "--ttl", "--tolerance", "--cold-start-guard",
+                    "--takeover-guard"}) {
                 if (parsed.hasMatchedOption(option)) {
                     throw new IllegalArgumentException(option + " cannot be used with --static-slot, which uses no "
                             + "store: its window comes from --state-file");
@@ -111,9 +118,9 @@ final class RuntimeOptions {
                 builder.notBefore(notBefore);
             }
         } else {
-            builder.store(storeOptions.store).coldStartGuard(coldStartGuard);
-            if (coldStartGuard) {
-                // a new slot record's first id waits out ttl + tolerance once: let nextId wait that long
+            builder.store(storeOptions.store).coldStartGuard(coldStartGuard).takeoverGuard(takeoverGuard);
+            if (coldStartGuard || takeoverGuard) {
+                // a new or taken-over slot's first id waits out ttl + tolerance once: let nextId wait that long
                 Duration wait = ttl.plus(tolerance).plusSeconds(1);
                 builder.maxWait(wait.compareTo(Limits.MAX_WAIT_MAX) > 0 ? Limits.MAX_WAIT_MAX : wait);
             }

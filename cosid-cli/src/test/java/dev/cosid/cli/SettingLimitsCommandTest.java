@@ -5,9 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.IdLayout;
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.Owner;
+import dev.cosid.lease.SlotTable;
+import dev.cosid.testkit.Await;
 import dev.cosid.time.Clock;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,5 +133,28 @@ class SettingLimitsCommandTest {
         assertTrue(first > before + 3_000, "the first id waited out ttl + tolerance: " + (first - before) + " ms");
         assertBadInput(Cli.run("generate", "--cold-start-guard", "--static-slot", "1", "--state-file",
                 dir.resolve("s").toString()), "cosid generate: --cold-start-guard cannot be used with --static-slot, which uses no store: its window comes from --state-file");
+    }
+
+    @Test
+    void theTakeoverGuardStartsASlotTakenFromAnExpiredHolderPastTtlAndTolerance() {
+        // a holder of both slots that dies without releasing them: the run has to take one over
+        try (LeaseStore store = LeaseStores.open(store())) {
+            store.register("default", new NamespaceRecord(2, 1_000));
+            for (int slot = 0; slot < 2; slot++) {
+                assertTrue(store.acquire("default", slot, Owner.of("crashed"), new LeaseTerms(1, 1_000)).isPresent());
+            }
+            Await.until(() -> {
+                SlotTable table = store.read("default");
+                return table.slots().stream().allMatch(r -> r.freeAt(table.storeNow()));
+            }, Duration.ofSeconds(10), "both leases expired");
+        }
+        long before = Clock.system().nowMillis();
+        Cli guarded = Cli.run("generate", "--count", "1", "--bits", "1", "--ttl", "2s", "--tolerance", "1s",
+                "--takeover-guard", "--store", store());
+        assertEquals(0, guarded.status(), guarded.err());
+        long first = IdLayout.MILLISECOND.parse(Long.parseLong(guarded.lines().get(0))).timestampMillis();
+        assertTrue(first > before + 3_000, "the first id waited out ttl + tolerance: " + (first - before) + " ms");
+        assertBadInput(Cli.run("generate", "--takeover-guard", "--static-slot", "1", "--state-file",
+                dir.resolve("s").toString()), "cosid generate: --takeover-guard cannot be used with --static-slot, which uses no store: its window comes from --state-file");
     }
 }

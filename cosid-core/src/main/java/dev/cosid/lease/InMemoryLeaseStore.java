@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 
 /**
  * A lease store in this process's memory, for tests and single-process use.
@@ -111,12 +112,38 @@ public final class InMemoryLeaseStore implements LeaseStore {
         Optional<SlotRecord> next = transition.apply(current);
         next.ifPresent(changed -> table.put(slot, changed));
         long now = clock.nowMillis();
-        return next.map(changed -> changed.toLease(namespace, now));
+        boolean takenOver = acquiring && LeaseTransitions.takesOver(current);
+        return next.map(changed -> changed.toLease(namespace, now, takenOver));
     }
 
-    /** Returns a copy of every slot record of a namespace, for tests and diagnostics. */
-    synchronized List<SlotRecord> records(String namespace) {
+    /**
+     * Returns a copy of every slot record of a namespace: what a replica holds at this moment.
+     *
+     * @param namespace the namespace
+     * @return the records, lowest slot first
+     */
+    public synchronized List<SlotRecord> records(String namespace) {
         return new ArrayList<>(slots.getOrDefault(namespace, new TreeMap<>()).values());
+    }
+
+    /**
+     * Steps slot records back to an earlier copy, as a failover to a replica that lagged behind does:
+     * each chosen slot gets its record from the copy, or none when the copy had none. The namespace
+     * record stays.
+     *
+     * @param namespace the namespace
+     * @param copy records returned by {@link #records(String)} earlier
+     * @param slots the slots to step back
+     */
+    public synchronized void revert(String namespace, List<SlotRecord> copy, IntPredicate slots) {
+        Namespaces.require(namespace);
+        TreeMap<Integer, SlotRecord> table = this.slots.computeIfAbsent(namespace, name -> new TreeMap<>());
+        table.keySet().removeIf(slots::test);
+        for (SlotRecord record : copy) {
+            if (slots.test(record.slot())) {
+                table.put(record.slot(), record);
+            }
+        }
     }
 
     @Override

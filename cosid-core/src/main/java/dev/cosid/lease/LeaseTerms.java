@@ -7,6 +7,7 @@ package dev.cosid.lease;
  * <pre>{@code
  * LeaseTerms terms = new LeaseTerms(30_000, 1_000);
  * LeaseTerms guarded = new LeaseTerms(30_000, 1_000, true);
+ * LeaseTerms bothGuards = new LeaseTerms(30_000, 1_000, true, true);
  * }</pre>
  *
  * @param ttlMillis how long a lease lives past the store's now
@@ -14,8 +15,12 @@ package dev.cosid.lease;
  * @param coldStartGuard whether a slot record created where none existed starts with
  *     {@code nextFloor = now + ttl + tolerance}, so a store that lost its data never hands out a
  *     window an earlier holder may still be issuing in
+ * @param takeoverGuard whether an acquire that takes a slot from an expired holder (one that did not
+ *     release it) starts its window at {@code now + ttl + tolerance} or later, so a record that stepped
+ *     back (an asynchronous failover lost its last renewals) never hands out a window its holder may
+ *     still be issuing in
  */
-public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStartGuard) {
+public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStartGuard, boolean takeoverGuard) {
 
     /**
      * The longest ttl or tolerance a store accepts, about 100 years: a store clock plus both stays far
@@ -25,29 +30,49 @@ public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStart
     public static final long MAX_MILLIS = 3_155_760_000_000L;
 
     /**
-     * Creates terms without the cold-start guard.
+     * Creates terms without either guard.
      *
      * @param ttlMillis how long a lease lives past the store's now
      * @param toleranceMillis how far past its expiry the holder may still issue
      */
     public LeaseTerms(long ttlMillis, long toleranceMillis) {
-        this(ttlMillis, toleranceMillis, false);
+        this(ttlMillis, toleranceMillis, false, false);
     }
 
     /**
-     * Returns these terms with the cold-start guard on.
+     * Creates terms without the takeover guard.
+     *
+     * @param ttlMillis how long a lease lives past the store's now
+     * @param toleranceMillis how far past its expiry the holder may still issue
+     * @param coldStartGuard whether a slot record created where none existed starts past ttl + tolerance
+     */
+    public LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStartGuard) {
+        this(ttlMillis, toleranceMillis, coldStartGuard, false);
+    }
+
+    /**
+     * Returns these terms with the cold-start guard on; the takeover guard stays as it is.
      *
      * @return guarded terms
      */
     public LeaseTerms guarded() {
-        return coldStartGuard ? this : new LeaseTerms(ttlMillis, toleranceMillis, true);
+        return coldStartGuard ? this : new LeaseTerms(ttlMillis, toleranceMillis, true, takeoverGuard);
     }
 
     /** Returns the next floor of a slot record created now: 0, or {@code now + ttl + tolerance} when guarded. */
     public long initialNextFloor(long storeNow) {
-        return coldStartGuard
-                ? LeaseTransitions.saturatedAdd(LeaseTransitions.saturatedAdd(storeNow, ttlMillis), toleranceMillis)
-                : 0;
+        return coldStartGuard ? guardFloor(storeNow) : 0;
+    }
+
+    /**
+     * Returns {@code now + ttl + tolerance}: past the ceiling of any holder whose last renewal the store
+     * answered at or before {@code now}, which is what both guards wait for.
+     *
+     * @param storeNow the store's clock, ms
+     * @return the guarded floor, saturated at {@link Long#MAX_VALUE}
+     */
+    public long guardFloor(long storeNow) {
+        return LeaseTransitions.saturatedAdd(LeaseTransitions.saturatedAdd(storeNow, ttlMillis), toleranceMillis);
     }
 
     /** Checks both durations. */

@@ -33,23 +33,37 @@ public final class LeaseTransitions {
     }
 
     /**
-     * Acquires a slot that is free or expired.
+     * Acquires a slot that is free or expired. Taking it from an expired holder with the takeover guard
+     * starts the window at {@code now + ttl + tolerance} or later.
      *
      * @param current the slot's record
      * @param owner the requester
      * @param now the store's clock, ms
-     * @param terms ttl and tolerance
+     * @param terms ttl, tolerance and the takeover guard
      * @return the new record, or empty when the slot is live
      */
     public static Optional<SlotRecord> acquire(SlotRecord current, Owner owner, long now, LeaseTerms terms) {
         if (!current.freeAt(now)) {
             return Optional.empty();
         }
-        long floor = current.nextFloor();
+        long floor = terms.takeoverGuard() && takesOver(current)
+                ? Math.max(current.nextFloor(), terms.guardFloor(now))
+                : current.nextFloor();
         long expiresAt = saturatedAdd(now, terms.ttlMillis());
         long ceiling = Math.max(saturatedAdd(expiresAt, terms.toleranceMillis()), floor);
         return Optional.of(new SlotRecord(current.slot(), owner, owner.key(), current.fence() + 1, expiresAt,
                 floor, ceiling, ceiling));
+    }
+
+    /**
+     * Reports whether acquiring a free record takes it over from a holder that did not release it: it
+     * still names an owner, whose lease expired. A released record and a record never used name none.
+     *
+     * @param current the slot's record, free at the store's now
+     * @return true for a takeover
+     */
+    public static boolean takesOver(SlotRecord current) {
+        return current.owner() != null;
     }
 
     /**

@@ -61,9 +61,11 @@ public sealed interface SlotChoice {
         HELD,
         /** The configured preferred slot, free. */
         PREFERRED,
-        /** Free, and its last owner had the same key. */
+        /** Released, and its last owner had the same key. */
         STICKY,
-        /** Free. */
-        FREE
+        /** Released, or never used. */
+        FREE,
+        /** Expired: its holder did not release it, so acquiring it is a takeover. */
+        EXPIRED
     }
 }

@@ -9,13 +9,16 @@ import java.util.OptionalInt;
  * The slot preference order, as a pure function of one read of the slot table.
  *
  * <ol>
- *   <li>the slot this (key, incarnation) already holds;</li>
+ *   <li>the slot this (key, incarnation) already holds, live;</li>
  *   <li>the preferred slot, if free;</li>
- *   <li>free slots whose last owner had the same key;</li>
- *   <li>the other free slots, lowest first;</li>
+ *   <li>released slots whose last owner had the same key;</li>
+ *   <li>the other released or never-used slots, lowest first;</li>
+ *   <li>expired slots (a holder that did not release), the same key's first, then lowest first;</li>
  *   <li>none: {@link SlotChoice.Exhausted} with the earliest expiry.</li>
  * </ol>
- * A live lease of the same key and another incarnation is never a candidate.
+ * A live lease of the same key and another incarnation is never a candidate. Expired slots come last
+ * because taking one over may cost a wait of ttl + tolerance (the takeover guard), and because its
+ * holder may be paused rather than gone.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -43,12 +46,14 @@ public final class SlotChooser {
         List<SlotChoice.Candidate> preferredSlot = new ArrayList<>();
         List<SlotChoice.Candidate> sticky = new ArrayList<>();
         List<SlotChoice.Candidate> free = new ArrayList<>();
+        List<SlotChoice.Candidate> expiredSticky = new ArrayList<>();
+        List<SlotChoice.Candidate> expired = new ArrayList<>();
         List<Integer> duplicates = new ArrayList<>();
         long earliestExpiry = Long.MAX_VALUE;
         for (int slot = 0; slot < limit; slot++) {
             SlotRecord record = records.getOrDefault(slot, SlotRecord.empty(slot));
             Owner owner = record.owner();
-            if (me.equals(owner)) {
+            if (me.equals(owner) && !record.freeAt(now)) {
                 held.add(new SlotChoice.Candidate(slot, SlotChoice.Reason.HELD, record));
             } else if (!record.freeAt(now)) {
                 earliestExpiry = Math.min(earliestExpiry, record.expiresAt());
@@ -57,6 +62,10 @@ public final class SlotChooser {
                 }
             } else if (preferred.isPresent() && preferred.getAsInt() == slot) {
                 preferredSlot.add(new SlotChoice.Candidate(slot, SlotChoice.Reason.PREFERRED, record));
+            } else if (LeaseTransitions.takesOver(record)) {
+                // this incarnation's own expired lease too: a failover may have stepped it back over a later holder
+                (owner.key().equals(me.key()) ? expiredSticky : expired)
+                        .add(new SlotChoice.Candidate(slot, SlotChoice.Reason.EXPIRED, record));
             } else if (me.key().equals(record.lastOwnerKey())) {
                 sticky.add(new SlotChoice.Candidate(slot, SlotChoice.Reason.STICKY, record));
             } else {
@@ -67,6 +76,8 @@ public final class SlotChooser {
         ordered.addAll(preferredSlot);
         ordered.addAll(sticky);
         ordered.addAll(free);
+        ordered.addAll(expiredSticky);
+        ordered.addAll(expired);
         if (ordered.isEmpty()) {
             return new SlotChoice.Exhausted(earliestExpiry, duplicates);
         }

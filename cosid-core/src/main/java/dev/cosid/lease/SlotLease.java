@@ -17,17 +17,37 @@ package dev.cosid.lease;
  * @param floor ms, excluded: this holder's timestamps are greater
  * @param ceiling ms, included: this holder's timestamps are at most this
  * @param storeNow the store's clock when it answered, ms
+ * @param takenOver whether the acquire that granted it took the slot from a holder that did not
+ *     release it (an expired lease), rather than a released or never-used record; false for a renewal
  */
 public record SlotLease(String namespace, int slot, Owner owner,
                         long fence,
                         long expiresAt,
                         long floor,
                         long ceiling,
-                        long storeNow) {
+                        long storeNow,
+                        boolean takenOver) {
+
+    /**
+     * Creates a lease that was not taken over.
+     *
+     * @param namespace the namespace of the slot
+     * @param slot the slot
+     * @param owner the holder
+     * @param fence the fence
+     * @param expiresAt store clock, ms
+     * @param floor ms, excluded
+     * @param ceiling ms, included
+     * @param storeNow the store's clock when it answered, ms
+     */
+    public SlotLease(String namespace, int slot, Owner owner, long fence, long expiresAt, long floor, long ceiling,
+                     long storeNow) {
+        this(namespace, slot, owner, fence, expiresAt, floor, ceiling, storeNow, false);
+    }
 
     @Override
     public String toString() {
         return "slot " + slot + " of namespace '" + namespace + "' (fence " + fence + ", window (" + floor + ", "
-                + ceiling + "], expires at " + expiresAt + ", owner " + owner + ")";
+                + ceiling + "], expires at " + expiresAt + ", owner " + owner + (takenOver ? ", taken over" : "") + ")";
     }
 }

@@ -56,6 +56,18 @@ public record SlotRecord(int slot, Owner owner, String lastOwnerKey, long fence,
      * @return the lease
      */
     public SlotLease toLease(String namespace, long storeNow) {
-        return new SlotLease(namespace, slot, owner, fence, expiresAt, floor, ceiling, storeNow);
+        return toLease(namespace, storeNow, false);
+    }
+
+    /**
+     * Returns the lease an acquire made of this record.
+     *
+     * @param namespace the namespace
+     * @param storeNow the store's clock, ms
+     * @param takenOver whether the acquire took the slot from an expired holder
+     * @return the lease
+     */
+    public SlotLease toLease(String namespace, long storeNow, boolean takenOver) {
+        return new SlotLease(namespace, slot, owner, fence, expiresAt, floor, ceiling, storeNow, takenOver);
     }
 }

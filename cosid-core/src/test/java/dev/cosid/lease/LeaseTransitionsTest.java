@@ -174,4 +174,21 @@ class LeaseTransitionsTest {
         assertTrue(store.release(renewed, T0 + 35_000));
         assertEquals(T0 + 35_000, store.acquire(NS, 2, b, guarded).orElseThrow().floor());
     }
+
+    @Test
+    void theTakeoverGuardStartsAnExpiredSlotPastTtlAndToleranceAndLeavesOthersAlone() {
+        LeaseTerms guarded = new LeaseTerms(30_000, 1_000, false, true);
+        Owner a = Owner.of("a");
+        SlotRecord expired = new SlotRecord(0, a, "a", 3, T0 - 1, 0, T0 + 999, T0 + 999);
+        SlotRecord taken = LeaseTransitions.acquire(expired, Owner.of("b"), T0, guarded).orElseThrow();
+        assertEquals(T0 + 31_000, taken.floor());
+        assertEquals(T0 + 31_000, taken.ceiling());
+        SlotRecord released = new SlotRecord(0, null, "a", 4, T0 - 1, 0, T0 + 999, T0 + 500);
+        assertEquals(T0 + 500, LeaseTransitions.acquire(released, Owner.of("b"), T0, guarded).orElseThrow().floor());
+        SlotRecord far = new SlotRecord(0, a, "a", 3, T0 - 1, 0, T0 + 90_000, T0 + 90_000);
+        assertEquals(T0 + 90_000, LeaseTransitions.acquire(far, Owner.of("b"), T0, guarded).orElseThrow().floor(),
+                "a next floor past the guard's stays");
+        assertEquals(T0 + 999, LeaseTransitions.acquire(expired, Owner.of("b"), T0, new LeaseTerms(30_000, 1_000))
+                .orElseThrow().floor(), "without the guard an expired slot starts at its next floor");
+    }
 }

@@ -51,9 +51,21 @@ class SlotChooserTest {
     }
 
     @Test
-    void expiredLeasesAreFree() {
+    void expiredLeasesAreFreeButComeAfterReleasedAndNeverUsedSlots() {
         SlotTable table = new SlotTable("ns", NOW, List.of(expired(0, Owner.of("other"))));
-        assertEquals(List.of("0:FREE", "1:FREE"), order(SlotChooser.choose(table, me, 2, OptionalInt.empty())));
+        assertEquals(List.of("1:FREE", "0:EXPIRED"), order(SlotChooser.choose(table, me, 2, OptionalInt.empty())));
+    }
+
+    @Test
+    void takeoversComeLastTheSameKeysFirstSoTheTakeoverGuardCostsOnlyWhenNothingElseIsFree() {
+        SlotTable table = new SlotTable("ns", NOW, List.of(
+                expired(0, Owner.of("other")),
+                expired(1, new Owner("host:1", UUID.randomUUID())),
+                released(2, "host:1"),
+                released(3, "someone"),
+                live(4, Owner.of("x"))));
+        assertEquals(List.of("2:STICKY", "3:FREE", "5:FREE", "1:EXPIRED", "0:EXPIRED"),
+                order(SlotChooser.choose(table, me, 6, OptionalInt.empty())));
     }
 
     @Test

@@ -10,7 +10,8 @@ import java.util.Locale;
  * slot row after the statement in the order of {@link #ROW_COLUMNS}, followed by the database's now.
  *
  * <p>Parameters are named: {@code :ns}, {@code :slot}, {@code :key}, {@code :inc}, {@code :ttl},
- * {@code :tol}, {@code :guard} (1 with the cold-start guard, else 0), {@code :fence}, {@code :last},
+ * {@code :tol}, {@code :guard} (1 with the cold-start guard, else 0), {@code :takeover} (1 with the
+ * takeover guard, else 0), {@code :seen} (the fence an acquire expects, 0 for no row), {@code :fence}, {@code :last},
  * {@code :limit}, and for layouts {@code :name}, {@code :epoch}, {@code :unit}, {@code :tbits}, {@code :sbits},
  * {@code :qbits}. A renewal holds only while the namespace record exists, so a namespace that vanished
  * ends its leases. A statement whose condition does not hold returns no row, or the unchanged row;
@@ -144,7 +145,17 @@ public abstract class JdbcDialect {
         return false;
     }
 
-    /** Acquires {@code :slot} of {@code :ns} for {@code :key/:inc} if it is free or expired. */
+    /** Selects the owner key and fence of {@code :slot} of {@code :ns}: what an acquire expects to change. */
+    String selectSlot() {
+        return "SELECT owner_key, fence FROM cosid_slot WHERE namespace = :ns AND slot = :slot";
+    }
+
+    /**
+     * Acquires {@code :slot} of {@code :ns} for {@code :key/:inc} if it is free or expired and its fence is
+     * still {@code :seen} (no row for 0), so the row changed is the one the store read; with
+     * {@code :takeover} a row that still names an (expired) owner gets the floor
+     * {@code max(next_floor, now + ttl + tol)}.
+     */
     abstract String acquire();
 
     /** Renews the lease of {@code :key/:inc} with {@code :fence}. */

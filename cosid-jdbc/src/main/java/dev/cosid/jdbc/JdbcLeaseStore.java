@@ -48,6 +48,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final NamedSql insertNamespace;
     private final NamedSql selectNamespace;
     private final NamedSql selectSlots;
+    private final NamedSql selectSlot;
     private final NamedSql acquire;
     private final NamedSql renew;
     private final NamedSql release;
@@ -79,6 +80,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.insertNamespace = NamedSql.parse(dialect.insertNamespace());
         this.selectNamespace = NamedSql.parse(dialect.selectNamespace());
         this.selectSlots = NamedSql.parse(dialect.selectSlots());
+        this.selectSlot = NamedSql.parse(dialect.selectSlot());
         this.acquire = NamedSql.parse(dialect.acquire());
         this.renew = NamedSql.parse(dialect.renew());
         this.release = NamedSql.parse(dialect.release());
@@ -258,9 +260,22 @@ public final class JdbcLeaseStore implements LeaseStore {
         values.put("ttl", terms.ttlMillis());
         values.put("tol", terms.toleranceMillis());
         values.put("guard", terms.coldStartGuard() ? 1 : 0);
+        values.put("takeover", terms.takeoverGuard() ? 1 : 0);
         return run("acquire slot " + slot + " of namespace '" + namespace + "'", connection -> {
             try {
-                return returning(connection, acquire, values, namespace);
+                // the statement changes the row only at the fence read here, so the owner read here is the one
+                // the acquire replaced: a takeover exactly when it names one
+                boolean takesOver;
+                try (PreparedStatement select = selectSlot.prepare(connection, Map.of("ns", namespace, "slot", slot));
+                     ResultSet row = select.executeQuery()) {
+                    boolean exists = row.next();
+                    takesOver = exists && row.getString(1) != null;
+                    values.put("seen", exists ? row.getLong(2) : 0L);
+                }
+                return returning(connection, acquire, values, namespace).map(lease -> takesOver
+                        ? new SlotLease(lease.namespace(), lease.slot(), lease.owner(), lease.fence(),
+                                lease.expiresAt(), lease.floor(), lease.ceiling(), lease.storeNow(), true)
+                        : lease);
             } catch (SQLException e) {
                 if (e.getSQLState() != null && e.getSQLState().startsWith("23")) {
                     // a concurrent acquire inserted the row first (H2's MERGE): the race is lost, nothing changed

@@ -98,8 +98,11 @@ final class MariaDbDialect extends JdbcDialect {
                 + "expires_at, floor_ms, ceiling_ms, next_floor, applied) "
                 + "VALUES (:ns, :slot, :key, :inc, :key, 1, " + now + " + :ttl, :guard * " + ceiling + ", " + ceiling
                 + ", " + ceiling + ", 1) ON DUPLICATE KEY UPDATE "
-                + "fence = IF(@cosid_ok := (owner_key IS NULL OR expires_at <= " + now + "), fence + 1, fence), "
-                + "floor_ms = IF(@cosid_ok, next_floor, floor_ms), "
+                + "fence = IF(@cosid_ok := ((owner_key IS NULL OR expires_at <= " + now + ") AND fence = :seen), "
+                + "fence + 1, fence), "
+                // owner_key and next_floor still hold the old row here: MariaDB assigns left to right
+                + "floor_ms = IF(@cosid_ok, IF(:takeover = 1 AND owner_key IS NOT NULL, GREATEST(next_floor, "
+                + ceiling + "), next_floor), floor_ms), "
                 + "ceiling_ms = IF(@cosid_ok, GREATEST(" + ceiling + ", next_floor), ceiling_ms), "
                 + "next_floor = IF(@cosid_ok, ceiling_ms, next_floor), "
                 + "expires_at = IF(@cosid_ok, " + now + " + :ttl, expires_at), "

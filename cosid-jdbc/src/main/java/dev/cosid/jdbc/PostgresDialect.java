@@ -88,9 +88,11 @@ final class PostgresDialect extends JdbcDialect {
                 + "ON CONFLICT (namespace, slot) DO UPDATE SET "
                 + "owner_key = EXCLUDED.owner_key, owner_incarnation = EXCLUDED.owner_incarnation, "
                 + "last_owner_key = EXCLUDED.owner_key, fence = s.fence + 1, expires_at = EXCLUDED.expires_at, "
-                + "floor_ms = s.next_floor, ceiling_ms = GREATEST(EXCLUDED.ceiling_ms, s.next_floor), "
+                + "floor_ms = CASE WHEN CAST(:takeover AS INTEGER) = 1 AND s.owner_key IS NOT NULL "
+                + "THEN GREATEST(s.next_floor, EXCLUDED.ceiling_ms) ELSE s.next_floor END, "
+                + "ceiling_ms = GREATEST(EXCLUDED.ceiling_ms, s.next_floor), "
                 + "next_floor = GREATEST(EXCLUDED.ceiling_ms, s.next_floor) "
-                + "WHERE s.owner_key IS NULL OR s.expires_at <= " + now + " "
+                + "WHERE (s.owner_key IS NULL OR s.expires_at <= " + now + ") AND s.fence = CAST(:seen AS BIGINT) "
                 + "RETURNING " + ROW_COLUMNS + ", " + now;
     }
 

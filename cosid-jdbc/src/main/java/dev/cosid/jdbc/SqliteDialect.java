@@ -88,10 +88,12 @@ final class SqliteDialect extends JdbcDialect {
                 + "ON CONFLICT (namespace, slot) DO UPDATE SET "
                 + "owner_key = excluded.owner_key, owner_incarnation = excluded.owner_incarnation, "
                 + "last_owner_key = excluded.owner_key, fence = cosid_slot.fence + 1, "
-                + "expires_at = excluded.expires_at, floor_ms = cosid_slot.next_floor, "
+                + "expires_at = excluded.expires_at, floor_ms = CASE WHEN :takeover = 1 AND cosid_slot.owner_key "
+                + "IS NOT NULL THEN max(cosid_slot.next_floor, excluded.ceiling_ms) ELSE cosid_slot.next_floor END, "
                 + "ceiling_ms = max(excluded.ceiling_ms, cosid_slot.next_floor), "
                 + "next_floor = max(excluded.ceiling_ms, cosid_slot.next_floor) "
-                + "WHERE cosid_slot.owner_key IS NULL OR cosid_slot.expires_at <= " + now + " "
+                + "WHERE (cosid_slot.owner_key IS NULL OR cosid_slot.expires_at <= " + now + ") "
+                + "AND cosid_slot.fence = :seen "
                 + "RETURNING " + ROW_COLUMNS + ", " + now;
     }
 

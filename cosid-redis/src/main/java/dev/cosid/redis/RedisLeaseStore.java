@@ -191,7 +191,7 @@ public final class RedisLeaseStore implements LeaseStore {
         return lease(namespace, slot, script("acquire slot " + slot + " of namespace '" + namespace + "'",
                 RedisScripts.ACQUIRE, slotsKey(namespace), Integer.toString(slot), owner.key(),
                 owner.incarnation().toString(), Long.toString(terms.ttlMillis()), Long.toString(terms.toleranceMillis()),
-                terms.coldStartGuard() ? "1" : "0"));
+                terms.coldStartGuard() ? "1" : "0", terms.takeoverGuard() ? "1" : "0"));
     }
 
     @Override
@@ -222,7 +222,8 @@ public final class RedisLeaseStore implements LeaseStore {
             return Optional.empty();
         }
         SlotRecord record = SlotRecordCodec.decode(slot, (String) reply.get(0));
-        return Optional.of(record.toLease(namespace, Long.parseLong((String) reply.get(1))));
+        boolean takenOver = reply.size() > 2 && "1".equals(reply.get(2)); // only an acquire reports it
+        return Optional.of(record.toLease(namespace, Long.parseLong((String) reply.get(1)), takenOver));
     }
 
     /** Runs a script by its digest, loading it on first use and after the server lost its script cache. */

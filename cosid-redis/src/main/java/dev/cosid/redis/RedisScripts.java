@@ -53,15 +53,20 @@ final class RedisScripts {
             "for i = 1, #all do result[#result + 1] = all[i] end",
             "return result");
 
-    /** KEYS: slots hash. ARGV: slot, key, incarnation, ttl, tolerance, guard (1 or 0). */
+    /**
+     * KEYS: slots hash. ARGV: slot, key, incarnation, ttl, tolerance, cold-start guard (1 or 0), takeover
+     * guard (1 or 0). Returns {text, now, taken over (1 or 0)}.
+     */
     static final String ACQUIRE = PRELUDE + String.join("\n",
             "local now = now_ms()",
             "local ttl, tol = tonumber(ARGV[4]), tonumber(ARGV[5])",
             "local raw = redis.call('HGET', KEYS[1], ARGV[1])",
             "local r",
+            "local taken = '0'",
             "if raw then",
             "  r = decode(raw)",
             "  if r.key ~= '' and now < r.exp then return false end",
+            "  if r.key ~= '' then taken = '1' end",
             "else",
             "  local nextf = 0",
             "  if ARGV[6] == '1' then nextf = now + ttl + tol end",
@@ -70,10 +75,13 @@ final class RedisScripts {
             "r.fence = r.fence + 1",
             "r.key, r.inc, r.last = ARGV[2], ARGV[3], ARGV[2]",
             "r.floor = r.nextf",
+            "if taken == '1' and ARGV[7] == '1' then r.floor = math.max(r.nextf, now + ttl + tol) end",
             "r.exp = now + ttl",
             "r.ceil = math.max(r.exp + tol, r.floor)",
             "r.nextf = r.ceil",
-            "return save(ARGV[1], r, now)");
+            "local reply = save(ARGV[1], r, now)",
+            "reply[3] = taken",
+            "return reply");
 
     /** KEYS: slots hash, namespace hash. ARGV: slot, key, incarnation, fence, ttl, tolerance. No namespace, no lease. */
     static final String RENEW = PRELUDE + String.join("\n",

@@ -75,6 +75,8 @@ final class SimNode {
                     .tolerance(settings.tolerance())
                     .bits(settings.bits())
                     .maxWait(Duration.ZERO)
+                    .coldStartGuard(settings.coldStartGuard())
+                    .takeoverGuard(settings.takeoverGuard())
                     .acquireTimeout(Duration.ZERO)
                     .clock(clock)
                     .scheduler(new SimScheduler(time, this, mine))

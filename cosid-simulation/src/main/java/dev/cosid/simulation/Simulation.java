@@ -3,8 +3,10 @@ package dev.cosid.simulation;
 import dev.cosid.IdLayout;
 import dev.cosid.lease.InMemoryLeaseStore;
 import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.SlotRecord;
 import dev.cosid.testkit.IdChecker;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +27,38 @@ import java.util.function.UnaryOperator;
  */
 public final class Simulation {
 
-    /** The settings a seed draws. */
-    record Settings(Duration ttl, Duration tolerance, int bits, IdLayout layout, long workIntervalNanos, int batch) {
+    /** The settings a seed draws, and the guards the options turn on. */
+    record Settings(Duration ttl, Duration tolerance, int bits, IdLayout layout, long workIntervalNanos, int batch,
+                    boolean coldStartGuard, boolean takeoverGuard) {
+    }
+
+    /**
+     * What a run adds to the default faults and settings.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * Simulation.run(42, Duration.ofSeconds(20), Simulation.Options.DEFAULT.withSnapshotReverts().withGuards(true, true));
+     * }</pre>
+     *
+     * @param snapshotReverts whether the store may step back to an older snapshot of all or some slot
+     *     records, as a failover to an asynchronous replica does
+     * @param coldStartGuard whether every runtime runs with the cold-start guard
+     * @param takeoverGuard whether every runtime runs with the takeover guard
+     */
+    public record Options(boolean snapshotReverts, boolean coldStartGuard, boolean takeoverGuard) {
+
+        /** The faults and settings of the standing simulation test: no snapshot reverts, no guards. */
+        public static final Options DEFAULT = new Options(false, false, false);
+
+        /** Returns these options with snapshot reverts among the faults. */
+        public Options withSnapshotReverts() {
+            return new Options(true, coldStartGuard, takeoverGuard);
+        }
+
+        /** Returns these options with the two guards set. */
+        public Options withGuards(boolean coldStart, boolean takeover) {
+            return new Options(snapshotReverts, coldStart, takeover);
+        }
     }
 
     /**
@@ -87,16 +119,35 @@ public final class Simulation {
      * @return the report
      */
     public static Report run(long seed, Duration duration, UnaryOperator<LeaseStore> storeWrapper) {
+        return run(seed, duration, storeWrapper, Options.DEFAULT);
+    }
+
+    /**
+     * Runs one seed with extra faults or guards.
+     *
+     * @param seed the seed
+     * @param duration the virtual time to simulate
+     * @param options the extra faults and the guards
+     * @return the report
+     */
+    public static Report run(long seed, Duration duration, Options options) {
+        return run(seed, duration, UnaryOperator.identity(), options);
+    }
+
+    private static Report run(long seed, Duration duration, UnaryOperator<LeaseStore> storeWrapper, Options options) {
         Random random = new Random(seed);
         VirtualTime time = new VirtualTime();
         long epoch = 1_800_000_000_000L + random.nextInt(1_000_000);
         IdLayout layout = random.nextInt(4) == 0 ? IdLayout.SECOND : IdLayout.MILLISECOND;
         Settings settings = new Settings(Duration.ofMillis(1_500 + random.nextInt(4_000)),
                 Duration.ofMillis(200 + random.nextInt(1_000)), 1 + random.nextInt(2), layout,
-                Duration.ofMillis(2 + random.nextInt(8)).toNanos(), 1 + random.nextInt(4));
+                Duration.ofMillis(2 + random.nextInt(8)).toNanos(), 1 + random.nextInt(4), options.coldStartGuard(),
+                options.takeoverGuard());
         Counters counters = new Counters(layout);
         SimClock storeClock = new SimClock(time, epoch);
-        SimStore simStore = new SimStore(new InMemoryLeaseStore(storeClock), storeClock, random, counters);
+        InMemoryLeaseStore memory = new InMemoryLeaseStore(storeClock);
+        SimStore simStore = new SimStore(memory, storeClock, random, counters);
+        Replica replica = options.snapshotReverts() ? new Replica(memory, time, settings.ttl()) : null;
         LeaseStore store = storeWrapper.apply(simStore);
 
         List<SimNode> nodes = new ArrayList<>();
@@ -110,14 +161,64 @@ public final class Simulation {
         long tolerance = settings.tolerance().toMillis();
         long ttl = settings.ttl().toMillis();
         for (long at = Duration.ofMillis(300).toNanos(); at < end; at += Duration.ofMillis(100 + random.nextInt(600)).toNanos()) {
-            time.at(at, () -> injectFault(random, nodes, simStore, storeClock, counters, ttl, tolerance, time, settings,
-                    store));
+            time.at(at, () -> {
+                if (replica != null) {
+                    replica.copy();
+                    if (random.nextInt(6) == 0) {
+                        replica.failover(random, counters);
+                        return;
+                    }
+                }
+                injectFault(random, nodes, simStore, storeClock, counters, ttl, tolerance, time, settings, store);
+            });
         }
         time.runUntil(end);
         simStore.faults(0, 0, 0, 0);
         nodes.forEach(SimNode::shutdown);
         return new Report(seed, counters.issued, counters.refused, counters.faults,
                 counters.longestUnavailableNanos / 1_000_000, counters.checker.violations());
+    }
+
+    /**
+     * An asynchronous replica: copies of the slot records taken as the run goes, any of which a failover
+     * may promote, stepping all or some records back to it.
+     */
+    private static final class Replica {
+        private static final String NAMESPACE = "sim";
+        private final InMemoryLeaseStore store;
+        private final VirtualTime time;
+        private final long keepNanos;
+        private final ArrayDeque<Copy> copies = new ArrayDeque<>();
+
+        private record Copy(long atNanos, List<SlotRecord> records) {
+        }
+
+        Replica(InMemoryLeaseStore store, VirtualTime time, Duration ttl) {
+            this.store = store;
+            this.time = time;
+            this.keepNanos = 2 * ttl.toNanos();
+        }
+
+        void copy() {
+            copies.addLast(new Copy(time.nowNanos(), store.records(NAMESPACE)));
+            while (copies.peekFirst().atNanos() < time.nowNanos() - keepNanos) {
+                copies.removeFirst();
+            }
+        }
+
+        /** Promotes a copy up to two ttls old: every record steps back to it, or each with probability 1/2. */
+        void failover(Random random, Counters counters) {
+            List<Copy> kept = new ArrayList<>(copies);
+            Copy promoted = kept.get(random.nextInt(kept.size()));
+            if (random.nextBoolean()) {
+                counters.fault("store reverted to an older snapshot, all records");
+                store.revert(NAMESPACE, promoted.records(), slot -> true);
+            } else {
+                counters.fault("store reverted to an older snapshot, some records");
+                long mask = random.nextLong();
+                store.revert(NAMESPACE, promoted.records(), slot -> ((mask >>> (slot & 63)) & 1) == 1);
+            }
+        }
     }
 
     private static void injectFault(Random random, List<SimNode> nodes, SimStore store, SimClock storeClock,

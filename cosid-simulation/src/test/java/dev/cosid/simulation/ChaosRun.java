@@ -39,6 +39,7 @@ final class ChaosRun {
     private final Process[] workers;
     private final Path[] current;
     private int incarnations;
+    private boolean takeoverGuard;
 
     ChaosRun(ServerProcess server, String storeUrl, Path dir, long seed, int workers) {
         this.server = server;
@@ -47,6 +48,12 @@ final class ChaosRun {
         this.random = new Random(seed);
         this.workers = new Process[workers];
         this.current = new Path[workers];
+    }
+
+    /** Runs every worker with the takeover guard, for stores whose failover can step records back. */
+    ChaosRun takeoverGuard(boolean enabled) {
+        this.takeoverGuard = enabled;
+        return this;
     }
 
     private Process start(int index) throws IOException {
@@ -58,7 +65,8 @@ final class ChaosRun {
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
-                Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString())
+                Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
+                takeoverGuard ? "--takeover-guard" : "")
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
                 .start();

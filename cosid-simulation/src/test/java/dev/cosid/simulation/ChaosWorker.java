@@ -27,7 +27,8 @@ public final class ChaosWorker {
     /**
      * Runs the worker.
      *
-     * @param args store URL, owner key, clock offset in ms, output file
+     * @param args store URL, owner key, clock offset in ms, output file, and optionally
+     *     {@code --takeover-guard}
      * @throws IOException when the output cannot be written
      */
     public static void main(String[] args) throws IOException {
@@ -37,6 +38,7 @@ public final class ChaosWorker {
             try {
                 runtime = CosIdRuntime.builder().namespace("chaos").store(args[0]).ownerKey(args[1])
                         .ttl(Duration.ofSeconds(2)).tolerance(Duration.ofMillis(500)).bits(3)
+                        .takeoverGuard(args.length > 4 && args[4].equals("--takeover-guard"))
                         .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock).start();
             } catch (SlotsExhaustedException | LeaseStoreException e) {
                 System.out.println("no runtime yet: " + e.getMessage());

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Runs a budget of seeds (property {@code cosid.sim.seeds}, default 300; {@code cosid.sim.seconds} of
  * virtual time each, default 20) or one seed ({@code cosid.sim.seed}), and fails on any duplicate,
- * window violation or overlap, printing the command that replays the failing seed.
+ * window violation or overlap, printing the command that replays the failing seed. The snapshot-revert
+ * runs take {@code cosid.sim.revert-seeds} (default 10) of {@code cosid.sim.revert-seconds} (default 10).
  */
 class SimulationTest {
 
@@ -68,6 +69,48 @@ class SimulationTest {
         assertEquals(once.ids(), again.ids());
         assertEquals(once.refused(), again.refused());
         assertEquals(once.faults(), again.faults());
+    }
+
+    private static final long REVERT_SECONDS = property("cosid.sim.revert-seconds", 10);
+    private static final int REVERT_SEEDS = (int) property("cosid.sim.revert-seeds", 10);
+
+    /**
+     * Runs the fixed seeds 1..REVERT_SEEDS with snapshot reverts and the cold-start guard, so the takeover
+     * guard is the only difference; returns the first violation of each failing seed.
+     */
+    private static List<String> revertRuns(boolean takeoverGuard, Map<String, Integer> faults, long[] duplicates) {
+        List<String> failed = new ArrayList<>();
+        Simulation.Options options = Simulation.Options.DEFAULT.withSnapshotReverts().withGuards(true, takeoverGuard);
+        for (long seed = 1; seed <= REVERT_SEEDS; seed++) {
+            Simulation.Report report = Simulation.run(seed, Duration.ofSeconds(REVERT_SECONDS), options);
+            report.faults().forEach((kind, n) -> faults.merge(kind, n, Integer::sum));
+            duplicates[0] += report.violations().stream().filter(v -> v.contains("issued twice")).count();
+            if (!report.violations().isEmpty()) {
+                failed.add("seed " + seed + ": " + report.violations().get(0));
+            }
+        }
+        System.out.println("snapshot reverts, takeover guard " + (takeoverGuard ? "on" : "off") + ": " + REVERT_SEEDS
+                + " seeds x " + REVERT_SECONDS + " s virtual; seeds with a violation " + failed.size()
+                + ", duplicate ids reported " + duplicates[0] + " (the checker lists at most 20 per seed)");
+        return failed;
+    }
+
+    @Test
+    void aStoreSteppedBackToAnOlderSnapshotRepeatsIdsWithoutTheTakeoverGuard() {
+        Map<String, Integer> faults = new TreeMap<>();
+        long[] duplicates = {0};
+        List<String> failed = revertRuns(false, faults, duplicates);
+        assertTrue(duplicates[0] > 0,
+                "the snapshot-revert fault never made a duplicate in " + REVERT_SEEDS + " seeds: " + failed);
+    }
+
+    @Test
+    void theTakeoverGuardKeepsIdsUniqueWhenTheStoreStepsBack() {
+        Map<String, Integer> faults = new TreeMap<>();
+        List<String> failed = revertRuns(true, faults, new long[1]);
+        assertEquals(List.of(), failed);
+        assertTrue(faults.keySet().containsAll(List.of("store reverted to an older snapshot, all records",
+                "store reverted to an older snapshot, some records")), "both reverts were injected: " + faults);
     }
 
     /** A store that forgets the next floor: a new holder starts at floor 0, inside its predecessor's window. */

@@ -4,6 +4,7 @@ import dev.cosid.IdLayout;
 import dev.cosid.IdParts;
 import dev.cosid.lease.SlotLease;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,8 @@ public final class IdChecker {
 
     private final IdLayout layout;
     private final Set<Long> seen = new HashSet<>();
-    private final Map<Integer, TreeMap<Long, long[]>> spans = new HashMap<>();
+    /** Per slot, per lease (fence and holder: a store that stepped back may hand a fence out twice), its span. */
+    private final Map<Integer, Map<String, long[]>> spans = new HashMap<>();
     private final List<String> violations = new ArrayList<>();
     private long count;
 
@@ -64,8 +66,9 @@ public final class IdChecker {
             violate("id " + id + " covers " + start + ".." + end + ", outside the window (" + window.floor() + ", "
                     + window.ceiling() + "] of slot " + window.slot() + " fence " + window.fence());
         }
-        long[] span = spans.computeIfAbsent(parts.slot(), slot -> new TreeMap<>())
-                .computeIfAbsent(window.fence(), fence -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+        long[] span = spans.computeIfAbsent(parts.slot(), slot -> new HashMap<>())
+                .computeIfAbsent("fence " + window.fence() + " of " + window.owner(),
+                        lease -> new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
         span[0] = Math.min(span[0], start);
         span[1] = Math.max(span[1], end);
     }
@@ -78,17 +81,21 @@ public final class IdChecker {
     /** Returns every violation found, including overlaps between the holders of a slot. */
     public List<String> violations() {
         List<String> all = new ArrayList<>(violations);
-        for (Map.Entry<Integer, TreeMap<Long, long[]>> slot : spans.entrySet()) {
+        for (Map.Entry<Integer, Map<String, long[]>> slot : new TreeMap<>(spans).entrySet()) {
+            // in the order the leases started issuing, each must start past every earlier one's end
+            List<Map.Entry<String, long[]>> leases = new ArrayList<>(slot.getValue().entrySet());
+            leases.sort(Comparator.comparingLong((Map.Entry<String, long[]> lease) -> lease.getValue()[0])
+                    .thenComparing(Map.Entry::getKey));
             long latestEnd = Long.MIN_VALUE;
-            long latestFence = -1;
-            for (Map.Entry<Long, long[]> fence : slot.getValue().entrySet()) {
-                if (fence.getValue()[0] <= latestEnd && all.size() < MAX_REPORTED) {
-                    all.add("slot " + slot.getKey() + ": fence " + fence.getKey() + " issued from "
-                            + fence.getValue()[0] + " but fence " + latestFence + " issued up to " + latestEnd);
+            String latest = null;
+            for (Map.Entry<String, long[]> lease : leases) {
+                if (lease.getValue()[0] <= latestEnd && all.size() < MAX_REPORTED) {
+                    all.add("slot " + slot.getKey() + ": " + lease.getKey() + " issued from " + lease.getValue()[0]
+                            + " but " + latest + " issued up to " + latestEnd);
                 }
-                if (fence.getValue()[1] > latestEnd) {
-                    latestEnd = fence.getValue()[1];
-                    latestFence = fence.getKey();
+                if (lease.getValue()[1] > latestEnd) {
+                    latestEnd = lease.getValue()[1];
+                    latest = lease.getKey();
                 }
             }
         }

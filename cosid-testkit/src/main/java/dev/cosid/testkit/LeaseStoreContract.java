@@ -147,6 +147,7 @@ public abstract class LeaseStoreContract {
         assertEquals(3, lease.slot());
         assertEquals(a, lease.owner());
         assertEquals(1, lease.fence());
+        assertFalse(lease.takenOver(), "a never-used slot is not taken over");
         assertEquals(0, lease.floor());
         assertEquals(lease.storeNow() + LONG.ttlMillis(), lease.expiresAt());
         assertEquals(lease.expiresAt() + LONG.toleranceMillis(), lease.ceiling());
@@ -173,6 +174,7 @@ public abstract class LeaseStoreContract {
         Owner b = owner("b");
         SlotLease second = store.acquire(ns, 1, b, LONG).orElseThrow();
         assertEquals(2, second.fence());
+        assertTrue(second.takenOver(), "an expired slot is taken over: " + second);
         assertEquals(first.ceiling(), second.floor());
         assertEquals(Math.max(second.expiresAt() + LONG.toleranceMillis(), second.floor()), second.ceiling());
         assertEquals(second.ceiling(), record(1).nextFloor());
@@ -283,6 +285,33 @@ public abstract class LeaseStoreContract {
         assertThrows(IllegalArgumentException.class, () -> store.read(""));
         assertThrows(IllegalArgumentException.class, () -> store.read("orders/2"));
         assertThrows(IllegalArgumentException.class, () -> store.register("x".repeat(65), new NamespaceRecord(1, 0)));
+    }
+
+    @Test
+    void theTakeoverGuardStartsASlotTakenFromAnExpiredHolderPastTtlAndTolerance() {
+        LeaseTerms guarded = new LeaseTerms(60_000, 1_000, false, true);
+        SlotLease crashed = store.acquire(ns, 5, owner("a"), SHORT).orElseThrow();
+        passStoreTime(crashed.expiresAt());
+        SlotLease taken = store.acquire(ns, 5, owner("b"), guarded).orElseThrow();
+        assertTrue(taken.takenOver(), "the expired slot was taken over: " + taken);
+        assertEquals(taken.storeNow() + 61_000, taken.floor(), "the floor lies ttl + tolerance past the store's now");
+        assertEquals(taken.floor(), taken.ceiling());
+        assertEquals(taken.floor(), record(5).floor());
+        assertEquals(taken.ceiling(), record(5).nextFloor());
+    }
+
+    @Test
+    void theTakeoverGuardLeavesReleasedAndNeverUsedSlotsAtTheirNextFloor() {
+        LeaseTerms guarded = new LeaseTerms(60_000, 1_000, false, true);
+        SlotLease fresh = store.acquire(ns, 9, owner("a"), guarded).orElseThrow();
+        assertFalse(fresh.takenOver(), "a never-used slot is not taken over");
+        assertEquals(0, fresh.floor());
+        assertTrue(store.release(fresh, fresh.storeNow()));
+        SlotLease released = store.acquire(ns, 9, owner("b"), guarded).orElseThrow();
+        assertFalse(released.takenOver(), "a released slot is not taken over");
+        assertEquals(fresh.storeNow(), released.floor(), "a released slot starts at the holder's last issued");
+        SlotLease renewed = store.renew(released, guarded).orElseThrow();
+        assertFalse(renewed.takenOver(), "a renewal is no takeover");
     }
 
     @Test

@@ -254,7 +254,9 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
                 } else {
                     client.setData().withVersion(stat.getVersion()).forPath(path, bytes(SlotRecordCodec.encode(next.get())));
                 }
-                return Optional.of(next.get().toLease(namespace, now));
+                // only an acquire passes absent, and only it can take a slot over from an expired holder
+                boolean takenOver = absent != null && current != null && LeaseTransitions.takesOver(current);
+                return Optional.of(next.get().toLease(namespace, now, takenOver));
             } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException race) {
                 if (!retryOnRace) {
                     return Optional.empty();

@@ -59,6 +59,9 @@ public class CosIdProperties {
     /** Whether a slot record created where none existed starts a full ttl + tolerance after now; for a store that can lose its data. */
     private boolean coldStartGuard = false;
 
+    /** Whether a slot taken from a holder that did not release it starts a full ttl + tolerance after now; for a store whose failover can step records back. */
+    private boolean takeoverGuard = false;
+
     /** How long nextId() waits for a usable window before it throws IdUnavailableException. */
     private Duration maxWait = Duration.ofSeconds(1);
 
@@ -144,6 +147,14 @@ public class CosIdProperties {
 
     public void setColdStartGuard(boolean coldStartGuard) {
         this.coldStartGuard = coldStartGuard;
+    }
+
+    public boolean isTakeoverGuard() {
+        return takeoverGuard;
+    }
+
+    public void setTakeoverGuard(boolean takeoverGuard) {
+        this.takeoverGuard = takeoverGuard;
     }
 
     public Duration getMaxWait() {

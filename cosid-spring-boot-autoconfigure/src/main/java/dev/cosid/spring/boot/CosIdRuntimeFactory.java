@@ -36,13 +36,15 @@ final class CosIdRuntimeFactory {
     /** The keys this starter binds, in Spring's uniform form (lower case, no dashes). */
     private static final Set<String> OWN = Set.of("cosid.enabled", "cosid.namespace", "cosid.store", "cosid.ttl",
             "cosid.tolerance", "cosid.bits", "cosid.ownerkey", "cosid.preferredslot", "cosid.coldstartguard",
+            "cosid.takeoverguard",
             "cosid.maxwait", "cosid.acquiretimeout", "cosid.machine.static.slot", "cosid.machine.static.statefile",
             "cosid.machine.static.ahead", "cosid.machine.static.notbefore", "cosid.jackson.enabled",
             "cosid.jackson.longs");
     private static final Set<String> GENERATOR_FIELDS = Set.of("layout", "epoch", "unit", "timestampbits", "slotbits",
             "sequencebits");
     private static final String KNOWN = "cosid.enabled, cosid.namespace, cosid.store, cosid.ttl, cosid.tolerance, "
-            + "cosid.bits, cosid.owner-key, cosid.preferred-slot, cosid.cold-start-guard, cosid.max-wait, "
+            + "cosid.bits, cosid.owner-key, cosid.preferred-slot, cosid.cold-start-guard, cosid.takeover-guard, "
+            + "cosid.max-wait, "
             + "cosid.acquire-timeout, cosid.machine.static.{slot,state-file,ahead,not-before}, "
             + "cosid.generators.NAME.{layout,epoch,unit,timestamp-bits,slot-bits,sequence-bits}, "
             + "cosid.jackson.{enabled,longs}";
@@ -82,6 +84,7 @@ final class CosIdRuntimeFactory {
                 .bits(properties.getBits())
                 .ownerKey(properties.getOwnerKey() != null ? properties.getOwnerKey() : defaultOwnerKey())
                 .coldStartGuard(properties.isColdStartGuard())
+                .takeoverGuard(properties.isTakeoverGuard())
                 .maxWait(properties.getMaxWait())
                 .listener(listener);
         if (properties.getPreferredSlot() != null) {

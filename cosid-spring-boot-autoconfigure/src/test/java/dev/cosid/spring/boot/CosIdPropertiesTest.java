@@ -11,11 +11,18 @@ import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.jdbc.JdbcLeaseStore;
+import dev.cosid.testkit.Await;
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotTable;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import javax.sql.DataSource;
@@ -71,6 +78,27 @@ class CosIdPropertiesTest {
                     IdUnavailableException refused = assertThrows(IdUnavailableException.class,
                             () -> runtime.snowflake("order").nextId());
                     assertEquals(IdUnavailableException.Reason.FLOOR, refused.reason());
+                });
+    }
+
+    @Test
+    void theTakeoverGuardStartsASlotTakenFromAnExpiredHolderPastTtlAndTolerance() {
+        String url = "sqlite:" + dir.resolve("takeover.db");
+        try (LeaseStore store = LeaseStores.open(url)) {
+            store.register("cosid", new NamespaceRecord(1, 1_000));
+            // a holder that dies at once: its 1 ms lease runs out without a release
+            assertTrue(store.acquire("cosid", 0, Owner.of("crashed"), new LeaseTerms(1, 1_000)).isPresent());
+            Await.until(() -> {
+                SlotTable table = store.read("cosid");
+                return table.slots().get(0).freeAt(table.storeNow());
+            }, Duration.ofSeconds(10), "the crashed holder's lease expired");
+        }
+        runner.withPropertyValues("cosid.store=" + url, "cosid.bits=0", "cosid.takeover-guard=true", "cosid.ttl=30s")
+                .run(context -> {
+                    SlotLease lease = context.getBean(CosIdRuntime.class).lease();
+                    assertTrue(lease.takenOver(), "the slot was taken over: " + lease);
+                    long ahead = lease.floor() - lease.storeNow();
+                    assertTrue(ahead >= 31_000, "a taken-over slot starts a ttl + tolerance on: " + ahead);
                 });
     }
 
@@ -193,6 +221,7 @@ class CosIdPropertiesTest {
         "cosid.acquire-timeout|-1s|cosid.acquire-timeout = 'PT-1S': below the least of 0 ms",
         "cosid.preferred-slot|1024|cosid.preferred-slot = '1024': the slot lies outside 0..1023",
         "cosid.cold-start-guard|maybe|cosid.cold-start-guard = 'maybe' is not true or false",
+        "cosid.takeover-guard|maybe|cosid.takeover-guard = 'maybe' is not true or false",
         "cosid.namespace|bad name!|cosid.namespace = 'bad name!'",
         "cosid.store|ftp://ids|cosid.store = 'ftp:...': no store on the class path takes this URL",
         "cosid.store|redis://127.0.0.1:1|the CosId runtime of namespace 'cosid' (redis://127.0.0.1:1) did not start: cannot reach redis://127.0.0.1:1",
