@@ -96,6 +96,19 @@ public final class PostgresStandbyPair implements ControlledServer {
         return took;
     }
 
+    /** Waits until the standby has replayed every commit of the primary so far. */
+    public synchronized void awaitStandbyCaughtUp() {
+        String target = primary.sql("SELECT pg_current_wal_lsn()");
+        long deadline = CLOCK.monotonicNanos() + Duration.ofSeconds(30).toNanos();
+        while (!primary.sql("SELECT count(*) FROM pg_stat_replication WHERE replay_lsn >= '" + target + "'")
+                .equals("1")) {
+            if (CLOCK.monotonicNanos() > deadline) {
+                throw new IllegalStateException("the standby of " + primary + " did not replay up to " + target);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
     /** Rebuilds the server {@link #failover()} killed as a standby of the new primary and starts it. */
     public synchronized void rejoin() {
         standby().rebuildAsStandbyOf(primary);

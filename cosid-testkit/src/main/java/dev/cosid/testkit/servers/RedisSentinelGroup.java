@@ -111,6 +111,25 @@ public final class RedisSentinelGroup implements ControlledServer {
         return took;
     }
 
+    /** Waits until the replica has applied every write the primary has so far (equal replication offsets). */
+    public synchronized void awaitReplicaCaughtUp() {
+        Node replica = replica();
+        await(() -> {
+            String offset = field(primary.ask("INFO replication\r\nQUIT\r\n", -1), "master_repl_offset:");
+            return offset != null && offset.equals(
+                    field(replica.ask("INFO replication\r\nQUIT\r\n", -1), "slave_repl_offset:"));
+        }, Duration.ofSeconds(30), "the replica on port " + replica.port() + " catching up");
+    }
+
+    private static String field(String info, String name) {
+        int at = info.indexOf(name);
+        if (at < 0) {
+            return null;
+        }
+        int end = info.indexOf('\r', at);
+        return info.substring(at + name.length(), end < 0 ? info.length() : end);
+    }
+
     /**
      * Starts the server {@link #failover()} killed as the new primary's replica (its data kept) and waits
      * until the sentinels see it healthy, so the next failover can promote it.
