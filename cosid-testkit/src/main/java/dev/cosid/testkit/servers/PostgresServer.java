@@ -58,7 +58,12 @@ public final class PostgresServer extends ServerProcess {
      */
     public static PostgresServer standbyOf(PostgresServer source) {
         PostgresServer standby = new PostgresServer(source.bin, source);
-        standby.firstStart();
+        try {
+            standby.firstStart();
+        } catch (RuntimeException e) {
+            standby.close();
+            throw e;
+        }
         return standby;
     }
 
@@ -153,8 +158,8 @@ public final class PostgresServer extends ServerProcess {
         if (source == null) {
             return status.size() >= 8 && status.get(7).trim().equals("ready") && accepts();
         }
-        // a hot standby reports "standby"; it is ready once its source sees it streaming
-        return status.size() >= 8 && status.get(7).trim().equals("standby") && accepts()
+        // a hot standby reports "ready" (or "standby" in some versions); it is ready once its source sees it streaming
+        return status.size() >= 8 && List.of("ready", "standby").contains(status.get(7).trim()) && accepts()
                 && source.sql("SELECT count(*) FROM pg_stat_replication WHERE application_name = '" + name()
                         + "' AND state = 'streaming'").equals("1");
     }
