@@ -24,20 +24,32 @@ public final class ChaosWorker {
     private ChaosWorker() {
     }
 
+    /** Turns on the takeover guard, which a stepped-back record after an asynchronous failover needs. */
+    static CosIdRuntime.Builder guarded(CosIdRuntime.Builder builder, boolean takeoverGuard) {
+        if (takeoverGuard) {
+            // TAKEOVER GUARD (issue 17): once the guard is merged, replace this line with
+            // `return builder.takeoverGuard(true);` and set ChaosTest.TAKEOVER_GUARD to true
+            throw new UnsupportedOperationException("the takeover guard is not in this build");
+        }
+        return builder;
+    }
+
     /**
      * Runs the worker.
      *
-     * @param args store URL, owner key, clock offset in ms, output file
+     * @param args store URL, owner key, clock offset in ms, output file, and optionally {@code takeover-guard}
      * @throws IOException when the output cannot be written
      */
     public static void main(String[] args) throws IOException {
         Clock clock = Clock.offset(Clock.system(), Duration.ofMillis(Long.parseLong(args[2])));
+        boolean takeoverGuard = args.length > 4 && args[4].equals("takeover-guard");
         CosIdRuntime runtime = null;
         while (runtime == null) {
             try {
-                runtime = CosIdRuntime.builder().namespace("chaos").store(args[0]).ownerKey(args[1])
+                runtime = guarded(CosIdRuntime.builder().namespace("chaos").store(args[0]).ownerKey(args[1])
                         .ttl(Duration.ofSeconds(2)).tolerance(Duration.ofMillis(500)).bits(3)
-                        .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock).start();
+                        .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock),
+                        takeoverGuard).start();
             } catch (SlotsExhaustedException | LeaseStoreException e) {
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
             }
