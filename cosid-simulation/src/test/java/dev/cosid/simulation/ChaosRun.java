@@ -99,7 +99,7 @@ final class ChaosRun {
                 Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
                 takeoverGuard ? "takeover-guard" : "no-takeover-guard")
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("worker-" + index + ".log").toFile()))
                 .start();
     }
 
@@ -123,6 +123,10 @@ final class ChaosRun {
             workers[i] = start(i);
         }
         fault("workers on skewed clocks (+-1.5 s, tolerance 0.5 s)");
+        // a loaded machine may take many seconds to start four JVMs: the nemesis waits for every worker's first ids
+        List<Path> first = List.copyOf(outputs);
+        Await.until(() -> first.stream().allMatch(out -> out.toFile().length() > 0), Duration.ofSeconds(120),
+                "every worker's first ids");
         Await.elapse(Duration.ofSeconds(2));
         long rounds = Math.max(1, duration.toMillis() / 1_500);
         // a failover and its rejoin take several rounds' time: a replicated run ends on time, not on the count
@@ -182,11 +186,27 @@ final class ChaosRun {
                 + " worker incarnations in " + duration.toSeconds() + " s; faults " + faults + "; duplicates "
                 + duplicates + gaps();
         System.out.println(summary);
-        assertTrue(ids.length > 10_000, summary);
+        assertTrue(ids.length > 10_000, summary + workerLog());
+        if (replication != null) {
+            System.out.println(workerLog());
+        }
         if (expectUnique) {
             assertEquals(0, duplicates, summary);
         }
         return summary;
+    }
+
+    /** The end of each worker's output, for a run that issued too few ids. */
+    private String workerLog() throws IOException {
+        StringBuilder logs = new StringBuilder();
+        for (int i = 0; i < workers.length; i++) {
+            Path log = dir.resolve("worker-" + i + ".log");
+            if (Files.exists(log)) {
+                String text = Files.readString(log);
+                logs.append("; worker-").append(i).append(" wrote: ").append(text.substring(Math.max(0, text.length() - 1_000)));
+            }
+        }
+        return logs.toString();
     }
 
     /**

@@ -51,18 +51,23 @@ public final class ChaosWorker {
                         .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock),
                         takeoverGuard).start();
             } catch (SlotsExhaustedException | LeaseStoreException e) {
+                System.err.println("cannot start yet: " + e.getMessage());
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
             }
         }
         SnowflakeId ids = runtime.snowflake("chaos");
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
                 Files.newOutputStream(Path.of(args[3])), 1 << 16))) {
+            long refusals = 0;
             for (long batches = 1; ; batches++) {
                 try {
                     for (long id : ids.nextIds(16)) {
                         out.writeLong(id);
                     }
                 } catch (IdUnavailableException e) {
+                    if (refusals++ % 10_000 == 0) {
+                        System.err.println("refused (" + refusals + " so far): " + e.getMessage());
+                    }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
                 if (batches % 64 == 0) {
