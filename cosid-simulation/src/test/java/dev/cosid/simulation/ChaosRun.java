@@ -119,15 +119,28 @@ final class ChaosRun {
 
     /** Runs the nemesis for a while and returns the merged result. */
     String run(Duration duration) throws Exception {
-        for (int i = 0; i < workers.length; i++) {
-            workers[i] = start(i);
+        try {
+            for (int i = 0; i < workers.length; i++) {
+                workers[i] = start(i);
+            }
+            fault("workers on skewed clocks (+-1.5 s, tolerance 0.5 s)");
+            // a loaded machine may take many seconds to start four JVMs: the nemesis waits for every worker's ids
+            List<Path> first = List.copyOf(outputs);
+            Await.until(() -> first.stream().allMatch(out -> out.toFile().length() > 0), Duration.ofSeconds(120),
+                    "every worker's first ids");
+            Await.elapse(Duration.ofSeconds(2));
+            nemesis(duration);
+        } finally {
+            for (Process worker : workers) {
+                if (worker != null) {
+                    worker.destroyForcibly().waitFor();
+                }
+            }
         }
-        fault("workers on skewed clocks (+-1.5 s, tolerance 0.5 s)");
-        // a loaded machine may take many seconds to start four JVMs: the nemesis waits for every worker's first ids
-        List<Path> first = List.copyOf(outputs);
-        Await.until(() -> first.stream().allMatch(out -> out.toFile().length() > 0), Duration.ofSeconds(120),
-                "every worker's first ids");
-        Await.elapse(Duration.ofSeconds(2));
+        return merge(duration);
+    }
+
+    private void nemesis(Duration duration) throws Exception {
         long rounds = Math.max(1, duration.toMillis() / 1_500);
         // a failover and its rejoin take several rounds' time: a replicated run ends on time, not on the count
         long deadline = CLOCK.monotonicNanos() + duration.toNanos();
@@ -170,9 +183,9 @@ final class ChaosRun {
             }
         }
         Await.elapse(Duration.ofSeconds(2));
-        for (Process worker : workers) {
-            worker.destroyForcibly().waitFor();
-        }
+    }
+
+    private String merge(Duration duration) throws IOException {
         long[] ids = merged();
         Arrays.sort(ids);
         long duplicates = 0;
