@@ -38,7 +38,8 @@ public final class LeaseStores {
     private static final Map<String, String> MODULES = Map.of(
             "sqlite:", "cosid-jdbc", "jdbc:sqlite:", "cosid-jdbc", "jdbc:postgresql:", "cosid-jdbc",
             "jdbc:mariadb:", "cosid-jdbc", "jdbc:mysql:", "cosid-jdbc", "jdbc:h2:", "cosid-jdbc",
-            "redis://", "cosid-redis", "rediss://", "cosid-redis", "zookeeper://", "cosid-zookeeper");
+            "redis://", "cosid-redis", "rediss://", "cosid-redis", "redis-sentinel://", "cosid-redis",
+            "zookeeper://", "cosid-zookeeper");
     /** A parameter whose name says it holds a secret, in {@code ?a=b&c=d}, {@code ;a=b} and {@code (a=b)} forms. */
     private static final Pattern SECRET_PARAMETER = Pattern.compile(
             "(?i)([?&;(,]\\s*[\\w.\\-]*(?:password|passwd|pwd|secret|token)[\\w.\\-]*\\s*=)([^&;)\\s]*)");

@@ -24,6 +24,9 @@ class LeaseStoresTest {
                 refusal("jdbc:postgresql://db/app?user=app&password=SECRET123"));
         assertEquals("store URL 'redis://:***@cache:6379' needs the module dev.cosid:cosid-redis, which is not on the "
                 + "class path: add it beside dev.cosid:cosid-core", refusal("redis://:SECRET123@cache:6379"));
+        assertEquals("store URL 'redis-sentinel://:***@s1:26379#primary' needs the module dev.cosid:cosid-redis, "
+                + "which is not on the class path: add it beside dev.cosid:cosid-core",
+                refusal("redis-sentinel://:SECRET123@s1:26379#primary"));
         assertEquals("store URL 'zookeeper://zk:2181/ids' needs the module dev.cosid:cosid-zookeeper, which is not "
                 + "on the class path: add it beside dev.cosid:cosid-core", refusal("zookeeper://zk:2181/ids"));
     }
@@ -52,6 +55,8 @@ class LeaseStoresTest {
         assertEquals("redis://***@h:6379", LeaseStores.redact("redis://SECRET123@h:6379"));
         assertEquals("rediss://app:***@h:6379/0?waitReplicas=1", LeaseStores.redact("rediss://app:SEC@RET123@h:6379/0?waitReplicas=1"));
         assertEquals("zookeeper://u:***@127.0.0.1:2181/ids", LeaseStores.redact("zookeeper://u:SECRET123@127.0.0.1:2181/ids"));
+        assertEquals("redis-sentinel://:***@s1:26379,s2:26379/0#primary",
+                LeaseStores.redact("redis-sentinel://:SECRET123@s1:26379,s2:26379/0#primary"));
         assertEquals("sqlite:/var/lib/cosid/cosid.db", LeaseStores.redact("sqlite:/var/lib/cosid/cosid.db"));
         assertEquals("jdbc:oracle:...", LeaseStores.redact("jdbc:oracle:thin:u/SECRET123@db:1521/x"));
         assertEquals("cannot reach redis://:***@h:1 or jdbc:postgresql://h/db?password=*** within 5000 ms",

@@ -72,8 +72,21 @@ class JdbcUrlTest {
     }
 
     @Test
+    void everyHostOfAPrimaryAndStandbyUrlIsChecked() {
+        IllegalArgumentException badPort = assertThrows(IllegalArgumentException.class, () -> LeaseStores.open(
+                "jdbc:postgresql://127.0.0.1:5432,127.0.0.1:99999/x?targetServerType=primary&password=SECRET123"));
+        assertEquals("port '99999' of host 127.0.0.1 in store URL 'jdbc:postgresql://127.0.0.1:5432,127.0.0.1:99999/x"
+                + "?targetServerType=primary&password=***' is not a number from 1 to 65535", badPort.getMessage());
+        IllegalArgumentException noHost = assertThrows(IllegalArgumentException.class, () -> LeaseStores.open(
+                "jdbc:postgresql://127.0.0.1:5432,/x?targetServerType=primary"));
+        assertEquals("store URL 'jdbc:postgresql://127.0.0.1:5432,/x?targetServerType=primary' names no host",
+                noHost.getMessage());
+    }
+
+    @Test
     void wellFormedAddressesPassTheCheck() {
         for (String url : List.of("jdbc:postgresql://db/x", "jdbc:postgresql://db:5432,db2:5433/x?user=u",
+                "jdbc:postgresql://10.0.0.1:5432,10.0.0.2:5432/ids?targetServerType=primary",
                 "jdbc:mariadb://[::1]:3306/x", "jdbc:mariadb:replication://a:3306,b:3307/x", "jdbc:postgresql:x")) {
             JdbcLeaseStoreProvider.checkAddress(url, url);
         }

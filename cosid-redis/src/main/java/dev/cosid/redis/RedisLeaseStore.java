@@ -20,12 +20,16 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A lease store in Redis: each operation is one Lua script (one round trip) that reads
@@ -34,7 +38,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * for replicas with {@code WAIT}.
  *
  * <p>Durability is Redis's: run it with {@code appendonly yes} and {@code appendfsync always}, or wait
- * for replicas, or turn on the runtime's cold-start guard (see {@code docs/stores.md}).
+ * for replicas, or turn on the runtime's cold-start guard (see {@code docs/stores.md}). Behind Redis Sentinel
+ * it asks the sentinels for the primary at every (re)connection, so it follows a failover.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -45,8 +50,11 @@ public final class RedisLeaseStore implements LeaseStore {
 
     /** How long a command may take before it fails; also the connect bound. */
     static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** The longest pause between two attempts to reconnect. */
+    static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
 
     private final RedisClient client;
+    private final ClientResources resources;
     private final StatefulRedisConnection<String, String> connection;
     private final RedisCommands<String, String> commands;
     private final String description;
@@ -60,11 +68,18 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitReplicas = waitReplicas;
         this.waitTimeoutMillis = waitTimeoutMillis;
         uri.setTimeout(TIMEOUT);
-        this.client = RedisClient.create();
+        uri.getSentinels().forEach(sentinel -> sentinel.setTimeout(TIMEOUT));
+        // a reconnection (after a restart or a Sentinel failover) retries within a second at most, where Lettuce's
+        // default backs off to 30 s: a keeper renews every ttl/3 and must find the store again within the lease
+        this.resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
+                .build();
+        this.client = RedisClient.create(resources);
         try {
             this.connection = client.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
         } catch (RedisException e) {
             client.shutdown(Duration.ZERO, TIMEOUT);
+            resources.shutdown(0, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             String refusal = authenticationRefusal(e);
             if (refusal != null) {
                 throw new LeaseStoreException("authentication failed at " + description + ": the server refused the "
@@ -81,6 +96,7 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitReplicas = 0;
         this.waitTimeoutMillis = 0;
         this.client = null;
+        this.resources = null;
         try {
             this.connection = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
         } catch (RedisException e) {
@@ -270,6 +286,7 @@ public final class RedisLeaseStore implements LeaseStore {
         connection.close();
         if (client != null) {
             client.shutdown(Duration.ZERO, TIMEOUT);
+            resources.shutdown(0, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

@@ -3,8 +3,10 @@ package dev.cosid.simulation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.IdLayout;
 import dev.cosid.testkit.Await;
-import dev.cosid.testkit.servers.ServerProcess;
+import dev.cosid.testkit.servers.ControlledServer;
+import dev.cosid.time.Clock;
 import java.io.IOException;
 import java.nio.LongBuffer;
 import java.nio.MappedByteBuffer;
@@ -23,25 +25,44 @@ import java.util.TreeMap;
 /**
  * One chaos run with real processes: worker JVMs issue ids from a real store while a nemesis pauses
  * them past their lease (SIGSTOP/SIGCONT), kills and restarts them, restarts and pauses the store,
- * and runs them on skewed clocks. At the end every id of every worker is merged and checked.
+ * and runs them on skewed clocks. A replicated store also fails over: its primary is SIGKILLed and its
+ * replica promoted, then the killed server rejoins as the new replica. At the end every id of every
+ * worker is merged and checked, and the longest gap without ids is measured per worker and across each
+ * failover.
  */
 final class ChaosRun {
 
     private static final long[] CLOCK_OFFSETS = {0, 1_500, -1_500, 700};
+    private static final Clock CLOCK = Clock.system();
 
-    private final ServerProcess server;
+    /** A replicated store's failover: kill the primary and promote the replica; then bring the old primary back. */
+    interface Replication {
+        /** Kills the primary, waits for the promotion and returns how long it took. */
+        Duration failover();
+
+        /** Brings the killed server back as the new primary's replica. */
+        void rejoin();
+    }
+
+    private final ControlledServer server;
     private final String storeUrl;
     private final Path dir;
     private final Random random;
     private final Map<String, Integer> faults = new TreeMap<>();
     private final List<Path> outputs = new ArrayList<>();
-    private final List<Path> logs = new ArrayList<>();
+    /** The worker index of each output, for its clock offset. */
+    private final List<Integer> outputWorkers = new ArrayList<>();
+    /** Each failover: the wall time of the kill (ms) and how long the promotion took (ms). */
+    private final List<long[]> failovers = new ArrayList<>();
     private final Process[] workers;
+    /** Each worker's current output. */
     private final Path[] current;
-    private int incarnations;
+    private Replication replication;
     private boolean takeoverGuard;
+    private boolean expectUnique = true;
+    private int incarnations;
 
-    ChaosRun(ServerProcess server, String storeUrl, Path dir, long seed, int workers) {
+    ChaosRun(ControlledServer server, String storeUrl, Path dir, long seed, int workers) {
         this.server = server;
         this.storeUrl = storeUrl;
         this.dir = dir;
@@ -50,25 +71,39 @@ final class ChaosRun {
         this.current = new Path[workers];
     }
 
-    /** Runs every worker with the takeover guard, for stores whose failover can step records back. */
+    /** Adds failovers to the store faults: a third of the rounds, and every store restart or pause. */
+    ChaosRun failovers(Replication failover) {
+        this.replication = failover;
+        return this;
+    }
+
+    /** Runs the workers with the takeover guard on or off. */
     ChaosRun takeoverGuard(boolean enabled) {
         this.takeoverGuard = enabled;
+        return this;
+    }
+
+    /**
+     * Whether the run fails on a duplicate id; without the takeover guard an asynchronous failover may repeat
+     * ids, which such a run reports instead.
+     */
+    ChaosRun expectUnique(boolean expected) {
+        this.expectUnique = expected;
         return this;
     }
 
     private Process start(int index) throws IOException {
         Path out = dir.resolve("worker-" + index + "-" + incarnations++ + ".ids");
         outputs.add(out);
+        outputWorkers.add(index);
         current[index] = out;
-        Path log = dir.resolve(out.getFileName() + ".log");
-        logs.add(log);
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
                 Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
                 takeoverGuard ? "--takeover-guard" : "")
                 .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("worker-" + index + ".log").toFile()))
                 .start();
     }
 
@@ -88,16 +123,47 @@ final class ChaosRun {
 
     /** Runs the nemesis for a while and returns the merged result. */
     String run(Duration duration) throws Exception {
-        for (int i = 0; i < workers.length; i++) {
-            workers[i] = start(i);
+        try {
+            for (int i = 0; i < workers.length; i++) {
+                workers[i] = start(i);
+            }
+            fault("workers on skewed clocks (+-1.5 s, tolerance 0.5 s)");
+            // a loaded machine may take many seconds to start four JVMs: the nemesis waits for every worker's ids
+            Await.until(this::everyWorkerIssued, Duration.ofMinutes(2), "every chaos worker issuing ids");
+            Await.elapse(Duration.ofSeconds(2));
+            nemesis(duration);
+            for (int i = 0; i < workers.length; i++) {
+                if (current[i].toFile().length() == 0) {
+                    signal("QUIT", workers[i]); // a worker with nothing written prints its threads into its log
+                    Await.elapse(Duration.ofMillis(500));
+                }
+            }
+        } finally {
+            for (Process worker : workers) {
+                if (worker != null) {
+                    worker.destroyForcibly().waitFor();
+                }
+            }
         }
-        fault("workers on skewed clocks (+-1.5 s, tolerance 0.5 s)");
-        // the nemesis starts once every worker issues: a loaded machine may take many seconds to start four JVMs
-        Await.until(this::everyWorkerIssued, Duration.ofMinutes(2), "every chaos worker issuing ids");
+        return merge(duration);
+    }
+
+    private void nemesis(Duration duration) throws Exception {
         long rounds = Math.max(1, duration.toMillis() / 1_500);
-        for (long round = 0; round < rounds; round++) {
+        // a failover and its rejoin take several rounds' time: a replicated run ends on time, not on the count
+        long deadline = CLOCK.monotonicNanos() + duration.toNanos();
+        for (long round = 0; round < rounds && (replication == null || CLOCK.monotonicNanos() < deadline); round++) {
             int index = random.nextInt(workers.length);
-            switch (random.nextInt(5)) {
+            int kind = random.nextInt(5);
+            if (replication != null && (round % 3 == 1 || kind == 2 || kind == 3)) {
+                fault("primary SIGKILLed, replica promoted, old primary rejoined as replica");
+                long killedAt = CLOCK.nowMillis();
+                Duration took = replication.failover();
+                failovers.add(new long[] {killedAt, took.toMillis()});
+                replication.rejoin();
+                continue;
+            }
+            switch (kind) {
                 case 0:
                     fault("worker paused past its lease (SIGSTOP/SIGCONT)");
                     signal("STOP", workers[index]);
@@ -125,16 +191,9 @@ final class ChaosRun {
             }
         }
         Await.elapse(Duration.ofSeconds(2));
-        for (int i = 0; i < workers.length; i++) {
-            Path out = current[i];
-            if (!Files.exists(out) || Files.size(out) == 0) {
-                signal("QUIT", workers[i]); // a worker with nothing written prints its threads into its log
-                Await.elapse(Duration.ofMillis(500));
-            }
-        }
-        for (Process worker : workers) {
-            worker.destroyForcibly().waitFor();
-        }
+    }
+
+    private String merge(Duration duration) throws IOException {
         long[] ids = merged();
         Arrays.sort(ids);
         long duplicates = 0;
@@ -143,42 +202,79 @@ final class ChaosRun {
                 duplicates++;
             }
         }
-        String summary = "chaos on " + storeUrl + ": " + ids.length + " ids from " + incarnations
+        String summary = "chaos on " + storeUrl + (replication == null ? "" : takeoverGuard ? " (takeover guard on)"
+                : " (takeover guard off)") + ": " + ids.length + " ids from " + incarnations
                 + " worker incarnations in " + duration.toSeconds() + " s; faults " + faults + "; duplicates "
-                + duplicates;
+                + duplicates + gaps();
         System.out.println(summary);
-        assertTrue(ids.length > 10_000, () -> summary + "; the workers said:\n" + workerLogs());
-        assertEquals(0, duplicates, summary);
+        assertTrue(ids.length > 10_000, summary + workerLog());
+        if (replication != null) {
+            System.out.println(workerLog());
+        }
+        if (expectUnique) {
+            assertEquals(0, duplicates, summary);
+        }
         return summary;
     }
 
     private boolean everyWorkerIssued() {
-        for (Path out : current) {
-            try {
-                if (!Files.exists(out) || Files.size(out) == 0) {
-                    return false;
-                }
-            } catch (IOException e) {
-                return false;
-            }
-        }
-        return true;
+        return Arrays.stream(current).allMatch(out -> out.toFile().length() > 0);
     }
 
-    /** The last lines each worker printed, for a run that issued too few ids. */
-    private String workerLogs() {
-        StringBuilder said = new StringBuilder();
-        for (Path log : logs) {
-            try {
-                List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-                said.append(log.getFileName()).append(": ")
-                        .append(String.join("\n  ", lines.subList(Math.max(0, lines.size() - 200), lines.size())))
-                        .append('\n');
-            } catch (IOException e) {
-                said.append(log.getFileName()).append(": ").append(e).append('\n');
+    /** The end of each worker's output, for a run that issued too few ids. */
+    private String workerLog() throws IOException {
+        StringBuilder logs = new StringBuilder();
+        for (int i = 0; i < workers.length; i++) {
+            Path log = dir.resolve("worker-" + i + ".log");
+            if (Files.exists(log)) {
+                String text = Files.readString(log);
+                logs.append("; worker-").append(i).append(" wrote: ").append(text.substring(Math.max(0, text.length() - 4_000)));
             }
         }
-        return said.toString();
+        return logs.toString();
+    }
+
+    /**
+     * The availability cost: per worker the longest time between two consecutive ids of one incarnation
+     * (whatever the cause: a pause, a store fault, a failover), and per failover the longest time any worker
+     * running across it went without an id. Times are the ids' own, less the worker's clock offset.
+     */
+    private String gaps() throws IOException {
+        long[] longestPerWorker = new long[workers.length];
+        long[] longestPerFailover = new long[failovers.size()];
+        for (int o = 0; o < outputs.size(); o++) {
+            if (!Files.exists(outputs.get(o))) {
+                continue;
+            }
+            int worker = outputWorkers.get(o);
+            long offset = CLOCK_OFFSETS[worker % CLOCK_OFFSETS.length];
+            try (java.io.DataInputStream in = new java.io.DataInputStream(new java.io.BufferedInputStream(
+                    Files.newInputStream(outputs.get(o)), 1 << 16))) {
+                long previous = -1;
+                for (long remaining = Files.size(outputs.get(o)) / Long.BYTES; remaining > 0; remaining--) {
+                    long at = IdLayout.MILLISECOND.parse(in.readLong()).timestampMillis() - offset;
+                    if (previous >= 0 && at > previous) {
+                        longestPerWorker[worker] = Math.max(longestPerWorker[worker], at - previous);
+                        for (int f = 0; f < failovers.size(); f++) {
+                            long killedAt = failovers.get(f)[0];
+                            if (previous <= killedAt && at > killedAt) {
+                                longestPerFailover[f] = Math.max(longestPerFailover[f], at - previous);
+                            }
+                        }
+                    }
+                    previous = Math.max(previous, at);
+                }
+            }
+        }
+        StringBuilder text = new StringBuilder("; longest gap without ids per worker (ms) ")
+                .append(Arrays.toString(longestPerWorker));
+        if (!failovers.isEmpty()) {
+            text.append("; failovers: promotion (ms) / longest gap across it (ms)");
+            for (int f = 0; f < failovers.size(); f++) {
+                text.append(f == 0 ? " " : ", ").append(failovers.get(f)[1]).append(" / ").append(longestPerFailover[f]);
+            }
+        }
+        return text.toString();
     }
 
     /** Reads every worker's ids into one array; a kill may cut the last id short, which is dropped. */

@@ -1,6 +1,8 @@
 package dev.cosid.simulation;
 
 import dev.cosid.testkit.servers.PostgresServer;
+import dev.cosid.testkit.servers.PostgresStandbyPair;
+import dev.cosid.testkit.servers.RedisSentinelGroup;
 import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ZooKeeperServer;
 import java.nio.file.Path;
@@ -9,17 +11,64 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A chaos run per server store: {@code cosid.chaos.seconds} each (15 by default; raise it for a long
- * run). Fails on any duplicate id.
+ * A chaos run per server store: {@code cosid.chaos.seconds} each (15 by default, 30 for the failover runs;
+ * raise it for a long run). Fails on any duplicate id; the failover runs under asynchronous replication do
+ * so only with the takeover guard on (the default here), and otherwise report the duplicates they found.
  */
 class ChaosTest {
+
+    /**
+     * Whether the failover runs' workers use the takeover guard (the default), and so must find no duplicate;
+     * {@code -Dcosid.chaos.takeoverGuard=false} runs them without it, as a negative control that reports the
+     * duplicates an asynchronous failover caused.
+     */
+    private static final boolean TAKEOVER_GUARD =
+            !"false".equals(System.getProperty("cosid.chaos.takeoverGuard", "true").trim());
 
     @TempDir
     Path dir;
 
     private static Duration duration() {
+        return duration(15);
+    }
+
+    private static Duration duration(long seconds) {
         String value = System.getProperty("cosid.chaos.seconds", "");
-        return Duration.ofSeconds(value.isBlank() ? 15 : Long.parseLong(value.trim()));
+        return Duration.ofSeconds(value.isBlank() ? seconds : Long.parseLong(value.trim()));
+    }
+
+    @Test
+    void redisSentinelFailovers() throws Exception {
+        try (RedisSentinelGroup group = RedisSentinelGroup.started()) {
+            new ChaosRun(group, group.url(), dir, 4, 4).failovers(new ChaosRun.Replication() {
+                @Override
+                public Duration failover() {
+                    return group.failover();
+                }
+
+                @Override
+                public void rejoin() {
+                    group.rejoin();
+                }
+            }).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD).run(duration(30));
+        }
+    }
+
+    @Test
+    void postgresqlStandbyFailovers() throws Exception {
+        try (PostgresStandbyPair pair = PostgresStandbyPair.started(false)) {
+            new ChaosRun(pair, pair.jdbcUrl(), dir, 5, 4).failovers(new ChaosRun.Replication() {
+                @Override
+                public Duration failover() {
+                    return pair.failover();
+                }
+
+                @Override
+                public void rejoin() {
+                    pair.rejoin();
+                }
+            }).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD).run(duration(30));
+        }
     }
 
     @Test

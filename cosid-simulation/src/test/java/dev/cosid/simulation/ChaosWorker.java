@@ -33,12 +33,13 @@ public final class ChaosWorker {
      */
     public static void main(String[] args) throws IOException {
         Clock clock = Clock.offset(Clock.system(), Duration.ofMillis(Long.parseLong(args[2])));
+        boolean takeoverGuard = args.length > 4 && args[4].equals("--takeover-guard");
         CosIdRuntime runtime = null;
         while (runtime == null) {
             try {
                 runtime = CosIdRuntime.builder().namespace("chaos").store(args[0]).ownerKey(args[1])
                         .ttl(Duration.ofSeconds(2)).tolerance(Duration.ofMillis(500)).bits(3)
-                        .takeoverGuard(args.length > 4 && args[4].equals("--takeover-guard"))
+                        .takeoverGuard(takeoverGuard)
                         .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock).start();
             } catch (SlotsExhaustedException | LeaseStoreException e) {
                 System.out.println("no runtime yet: " + e.getMessage());
@@ -59,12 +60,16 @@ public final class ChaosWorker {
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
                 Files.newOutputStream(Path.of(args[3])), 1 << 16))) {
             boolean announced = false;
+            long refusals = 0;
             for (long batches = 1; ; batches++) {
                 try {
                     for (long id : ids.nextIds(16)) {
                         out.writeLong(id);
                     }
                 } catch (IdUnavailableException e) {
+                    if (refusals++ % 10_000 == 0) {
+                        System.out.println("refused (" + refusals + " so far): " + e.getMessage());
+                    }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
                 if (batches % 64 == 0 || !announced && out.size() > 0) { // the first ids tell the nemesis it issues

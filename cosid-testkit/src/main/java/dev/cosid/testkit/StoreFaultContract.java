@@ -10,7 +10,7 @@ import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.SlotsExhaustedException;
 import dev.cosid.lease.SlotLease;
-import dev.cosid.testkit.servers.ServerProcess;
+import dev.cosid.testkit.servers.ControlledServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
 public abstract class StoreFaultContract {
 
     /** Returns the server under test, running. */
-    protected abstract ServerProcess server();
+    protected abstract ControlledServer server();
 
     /** Returns the URL of a store on that server. */
     protected abstract String storeUrl();

@@ -24,10 +24,18 @@ import java.util.stream.Stream;
 public final class PostgresServer extends ServerProcess {
 
     private final Path bin;
+    /** The server this one streams from as a standby ({@code pg_basebackup}, then recovery), or null for a primary. */
+    private PostgresServer source;
 
-    private PostgresServer(Path bin) {
-        super("postgres", runningAsRoot() ? Path.of(System.getProperty("java.io.tmpdir")) : Path.of("target", "servers"));
+    private PostgresServer(Path bin, PostgresServer source) {
+        super(source == null ? "postgres" : "postgres-standby",
+                runningAsRoot() ? Path.of(System.getProperty("java.io.tmpdir")) : Path.of("target", "servers"));
         this.bin = bin;
+        this.source = source;
+    }
+
+    private static Path bin() {
+        return Servers.binary("initdb", "postgresql", Servers.postgresBinDirs()).getParent();
     }
 
     /**
@@ -36,11 +44,65 @@ public final class PostgresServer extends ServerProcess {
      * @return the running server
      */
     public static PostgresServer started() {
-        Path initdb = Servers.binary("initdb", "postgresql", Servers.postgresBinDirs());
-        Path bin = initdb.getParent();
-        PostgresServer server = new PostgresServer(bin);
+        PostgresServer server = new PostgresServer(bin(), null);
         server.firstStart();
         return server;
+    }
+
+    /**
+     * Copies a running server with {@code pg_basebackup} and starts the copy as its hot standby, streaming
+     * its WAL; waits until the source reports the stream.
+     *
+     * @param source the primary
+     * @return the running standby
+     */
+    public static PostgresServer standbyOf(PostgresServer source) {
+        PostgresServer standby = new PostgresServer(source.bin, source);
+        try {
+            standby.firstStart();
+        } catch (RuntimeException e) {
+            standby.close();
+            throw e;
+        }
+        return standby;
+    }
+
+    /** Returns the server this one streams from, or null for a primary. */
+    PostgresServer source() {
+        return source;
+    }
+
+    /**
+     * Makes this stopped server a fresh standby of another: deletes its data, copies the other's and starts.
+     *
+     * @param primary the running server to follow
+     */
+    synchronized void rebuildAsStandbyOf(PostgresServer primary) {
+        stop();
+        this.source = primary;
+        deleteData();
+        firstStart();
+    }
+
+    /** Promotes this standby with {@code pg_ctl promote} and waits until it accepts writes. */
+    public synchronized void promote() {
+        if (source == null) {
+            throw new IllegalStateException(this + " is no standby");
+        }
+        run(asServerUser(bin.resolve("pg_ctl").toString(), "promote", "-w", "-t", "60", "-D", dataDir().toString()),
+                Duration.ofSeconds(90), false);
+        source = null;
+    }
+
+    /**
+     * Runs one SQL command through {@code psql} on the server's socket.
+     *
+     * @param sql the command
+     * @return its unaligned, tuples-only output
+     */
+    public String sql(String sql) {
+        return run(asServerUser(bin.resolve("psql").toString(), "-h", home.toString(), "-p", String.valueOf(port),
+                "-U", "postgres", "-d", "postgres", "-X", "-Atc", sql), Duration.ofSeconds(30), false).strip();
     }
 
     /** Returns a JDBC URL of the {@code postgres} database as the {@code postgres} user. */
@@ -63,6 +125,13 @@ public final class PostgresServer extends ServerProcess {
             UserPrincipalLookupService users = home.getFileSystem().getUserPrincipalLookupService();
             Files.setOwner(home, users.lookupPrincipalByName("postgres"));
         }
+        if (source != null) {
+            // -R writes standby.signal and the connection to the source; the WAL streams while the copy is taken
+            run(asServerUser(bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1", "-p",
+                    String.valueOf(source.port), "-U", "postgres", "-D", dataDir().toString(), "-X", "stream", "-R",
+                    "--no-sync", "-c", "fast"), Duration.ofSeconds(120), false);
+            return;
+        }
         run(asServerUser(bin.resolve("initdb").toString(), "-D", dataDir().toString(), "-U", "postgres", "-A", "trust",
                 "-E", "UTF8", "--no-sync"), Duration.ofSeconds(120), false);
     }
@@ -71,16 +140,28 @@ public final class PostgresServer extends ServerProcess {
     protected Process launch() throws IOException {
         return new ProcessBuilder(asServerUser(bin.resolve("postgres").toString(), "-D", dataDir().toString(),
                 "-p", String.valueOf(port), "-k", home.toString(), "-c", "listen_addresses=127.0.0.1",
-                "-c", "max_connections=300", "-c", "shared_buffers=32MB"))
+                "-c", "max_connections=300", "-c", "shared_buffers=32MB", "-c", "cluster_name=" + name(),
+                "-c", "wal_keep_size=64MB"))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("postgres.log").toFile()))
                 .start();
     }
 
+    /** The name a standby streams under ({@code application_name}, from {@code cluster_name}). */
+    String name() {
+        return "cosid_" + port;
+    }
+
     @Override
     protected boolean ready() {
         List<String> status = postmasterPid();
-        return status.size() >= 8 && status.get(7).trim().equals("ready") && accepts();
+        if (source == null) {
+            return status.size() >= 8 && status.get(7).trim().equals("ready") && accepts();
+        }
+        // a hot standby reports "ready" (or "standby" in some versions); it is ready once its source sees it streaming
+        return status.size() >= 8 && List.of("ready", "standby").contains(status.get(7).trim()) && accepts()
+                && source.sql("SELECT count(*) FROM pg_stat_replication WHERE application_name = '" + name()
+                        + "' AND state = 'streaming'").equals("1");
     }
 
     private List<String> postmasterPid() {

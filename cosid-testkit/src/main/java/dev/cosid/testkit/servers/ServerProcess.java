@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * }
  * }</pre>
  */
-public abstract class ServerProcess implements AutoCloseable {
+public abstract class ServerProcess implements ControlledServer {
 
     /** How long a server may take to become ready. */
     protected static final Duration READY_TIMEOUT = Duration.ofSeconds(60);

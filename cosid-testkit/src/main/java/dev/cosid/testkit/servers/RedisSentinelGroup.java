@@ -1,0 +1,387 @@
+package dev.cosid.testkit.servers;
+
+import dev.cosid.time.Clock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A Redis primary, one replica and three sentinels (quorum 2), each a child process on its own loopback
+ * port and directory. The sentinels mark the primary down after one second without an answer and
+ * promote the replica. {@link #failover()} kills the primary and waits for the promotion;
+ * {@link #rejoin()} brings the killed server back as the new primary's replica. The other operations act on
+ * the group as a whole: {@link #pause()} freezes every process, sentinels first, so none of them sees a
+ * frozen primary and starts a failover.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * try (RedisSentinelGroup redis = RedisSentinelGroup.started()) {
+ *     LeaseStore store = LeaseStores.open(redis.url()); // redis-sentinel://127.0.0.1:P1,...#cosid
+ *     Duration took = redis.failover();                 // SIGKILL the primary, the replica takes over
+ *     redis.rejoin();                                   // the old primary replicates the new one
+ * }
+ * }</pre>
+ */
+public final class RedisSentinelGroup implements ControlledServer {
+
+    /** The name the sentinels monitor the primary under. */
+    public static final String PRIMARY_NAME = "cosid";
+
+    private static final Clock CLOCK = Clock.system();
+    private static final Duration FAILOVER_TIMEOUT = Duration.ofSeconds(60);
+
+    private final List<Node> nodes = new ArrayList<>();
+    private final List<Sentinel> sentinels = new ArrayList<>();
+    /** The node the sentinels name, as far as this group made them. */
+    private Node primary;
+
+    private RedisSentinelGroup(Path binary) {
+        Node first = new Node(binary, null);
+        primary = first;
+        nodes.add(first);
+        nodes.add(new Node(binary, first));
+        for (int i = 0; i < 3; i++) {
+            sentinels.add(new Sentinel(binary, first.port()));
+        }
+    }
+
+    /**
+     * Starts the group and waits until every sentinel knows the primary, its replica and the two other
+     * sentinels, so a failover can happen; skips the calling test if Redis is not installed.
+     *
+     * @return the running group
+     */
+    public static RedisSentinelGroup started() {
+        RedisSentinelGroup group = new RedisSentinelGroup(
+                Servers.binary("redis-server", "redis-server", List.of("/usr/bin", "/usr/local/bin")));
+        try {
+            group.nodes.forEach(Node::firstStart);
+            group.sentinels.forEach(Sentinel::firstStart);
+            group.awaitSentinelsAgree();
+        } catch (RuntimeException e) {
+            group.close();
+            throw e;
+        }
+        return group;
+    }
+
+    /** Returns the store URL: every sentinel and the primary's name. */
+    public String url() {
+        StringBuilder url = new StringBuilder("redis-sentinel://");
+        for (int i = 0; i < sentinels.size(); i++) {
+            url.append(i == 0 ? "" : ",").append("127.0.0.1:").append(sentinels.get(i).port());
+        }
+        return url.append('#').append(PRIMARY_NAME).toString();
+    }
+
+    /** Returns the plain {@code redis://} URL of the current primary, for a test's own reads and writes. */
+    public synchronized String primaryUrl() {
+        return "redis://127.0.0.1:" + primary.port();
+    }
+
+    /** Returns the port of the primary the sentinels name now. */
+    public synchronized int primaryPort() {
+        return primary.port();
+    }
+
+    /**
+     * Kills the primary with SIGKILL and waits until every sentinel names the replica as the primary and
+     * the replica answers as one.
+     *
+     * @return how long the promotion took from the kill
+     */
+    public synchronized Duration failover() {
+        Node old = primary;
+        Node next = nodes.get(0) == old ? nodes.get(1) : nodes.get(0);
+        long start = CLOCK.monotonicNanos();
+        old.kill();
+        await(() -> sentinels.stream().allMatch(s -> s.names(next.port()))
+                && next.ask("INFO replication\r\nQUIT\r\n", -1).contains("role:master"), FAILOVER_TIMEOUT,
+                "the sentinels promoting the replica on port " + next.port());
+        Duration took = Duration.ofNanos(CLOCK.monotonicNanos() - start);
+        next.primary = null;
+        old.primary = next;
+        primary = next;
+        return took;
+    }
+
+    /** Waits until the replica has applied every write the primary has so far (equal replication offsets). */
+    public synchronized void awaitReplicaCaughtUp() {
+        Node replica = replica();
+        await(() -> {
+            String offset = field(primary.ask("INFO replication\r\nQUIT\r\n", -1), "master_repl_offset:");
+            return offset != null && offset.equals(
+                    field(replica.ask("INFO replication\r\nQUIT\r\n", -1), "slave_repl_offset:"));
+        }, Duration.ofSeconds(30), "the replica on port " + replica.port() + " catching up");
+    }
+
+    private static String field(String info, String name) {
+        int at = info.indexOf(name);
+        if (at < 0) {
+            return null;
+        }
+        int end = info.indexOf('\r', at);
+        return info.substring(at + name.length(), end < 0 ? info.length() : end);
+    }
+
+    /**
+     * Starts the server {@link #failover()} killed as the new primary's replica (its data kept) and waits
+     * until the sentinels see it healthy, so the next failover can promote it.
+     */
+    public synchronized void rejoin() {
+        Node replica = replica();
+        replica.start();
+        awaitSentinelsAgree();
+    }
+
+    private Node replica() {
+        return nodes.get(0) == primary ? nodes.get(1) : nodes.get(0);
+    }
+
+    private void awaitSentinelsAgree() {
+        Node replica = replica();
+        try {
+            await(() -> sentinels.stream().allMatch(s -> s.names(primary.port()) && s.seesHealthyReplica(replica.port())),
+                    Duration.ofSeconds(60), "every sentinel knowing the primary on port " + primary.port()
+                            + ", its healthy replica on port " + replica.port() + " and the other sentinels");
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + "; the first sentinel reports "
+                    + sentinels.get(0).command("INFO", "sentinel").replace("\r\n", " ")
+                    + sentinels.get(0).command("SENTINEL", "REPLICAS", PRIMARY_NAME).replace("\n", " "), e);
+        }
+    }
+
+    private static void await(BooleanSupplier condition, Duration bound, String what) {
+        long deadline = CLOCK.monotonicNanos() + bound.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (CLOCK.monotonicNanos() > deadline) {
+                throw new IllegalStateException("no " + what + " within " + bound);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    @Override
+    public synchronized void start() {
+        primary.start();
+        replica().start();
+        sentinels.forEach(Sentinel::start);
+        awaitSentinelsAgree();
+    }
+
+    @Override
+    public synchronized void stop() {
+        sentinels.forEach(Sentinel::stop);
+        replica().stop();
+        primary.stop();
+    }
+
+    @Override
+    public synchronized void restart() {
+        stop();
+        start();
+    }
+
+    @Override
+    public synchronized void restartEmpty() {
+        stop();
+        for (Node node : nodes) {
+            node.deleteData();
+            try {
+                node.initialize();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+        start();
+    }
+
+    @Override
+    public synchronized void kill() {
+        sentinels.forEach(Sentinel::kill);
+        nodes.forEach(Node::kill);
+    }
+
+    @Override
+    public synchronized void pause() {
+        sentinels.forEach(Sentinel::pause);
+        nodes.forEach(Node::pause);
+    }
+
+    @Override
+    public synchronized void resume() {
+        nodes.forEach(Node::resume);
+        sentinels.forEach(Sentinel::resume);
+    }
+
+    @Override
+    public synchronized void close() {
+        sentinels.forEach(Sentinel::close);
+        nodes.forEach(Node::close);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisSentinelGroup[" + url() + ", primary 127.0.0.1:" + primary.port() + "]";
+    }
+
+    /** A data server: a primary, or the replica of {@link #primary}. */
+    private static final class Node extends ServerProcess {
+
+        private final Path binary;
+        private Node primary;
+
+        Node(Path binary, Node primary) {
+            super("redis-node", Path.of("target", "servers"));
+            this.binary = binary;
+            this.primary = primary;
+        }
+
+        @Override
+        protected void initialize() throws IOException {
+            Files.createDirectories(dataDir());
+        }
+
+        @Override
+        protected Process launch() throws IOException {
+            List<String> command = new ArrayList<>(List.of(binary.toString(), "--port", String.valueOf(port),
+                    "--bind", "127.0.0.1", "--dir", dataDir().toString(), "--appendonly", "yes", "--appendfsync",
+                    "always", "--save", "", "--repl-diskless-sync-delay", "0", "--daemonize", "no",
+                    "--protected-mode", "no", "--logfile", home.resolve("redis.log").toString()));
+            if (primary != null) {
+                command.addAll(List.of("--replicaof", "127.0.0.1", String.valueOf(primary.port)));
+            }
+            return new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("redis.out").toFile())).start();
+        }
+
+        @Override
+        protected boolean ready() {
+            if (primary == null) {
+                return ask("PING\r\n", 5).equals("+PONG");
+            }
+            return ask("INFO replication\r\nQUIT\r\n", -1).contains("master_link_status:up")
+                    && primary.ask("INFO replication\r\nQUIT\r\n", -1).contains("port=" + port + ",state=online");
+        }
+    }
+
+    /** A sentinel: {@code redis-server sentinel.conf --sentinel}, its state rewritten into that file. */
+    private static final class Sentinel extends ServerProcess {
+
+        private final Path binary;
+        private final int primaryPort;
+
+        Sentinel(Path binary, int primaryPort) {
+            super("redis-sentinel", Path.of("target", "servers"));
+            this.binary = binary;
+            this.primaryPort = primaryPort;
+        }
+
+        private Path config() {
+            return dataDir().resolve("sentinel.conf");
+        }
+
+        @Override
+        protected void initialize() throws IOException {
+            Files.createDirectories(dataDir());
+            Files.writeString(config(), String.join("\n",
+                    "port " + port,
+                    "bind 127.0.0.1",
+                    "protected-mode no",
+                    "daemonize no",
+                    "dir " + dataDir(),
+                    "logfile " + home.resolve("sentinel.log"),
+                    "sentinel monitor " + PRIMARY_NAME + " 127.0.0.1 " + primaryPort + " 2",
+                    "sentinel down-after-milliseconds " + PRIMARY_NAME + " 1000",
+                    "sentinel failover-timeout " + PRIMARY_NAME + " 5000",
+                    "sentinel parallel-syncs " + PRIMARY_NAME + " 1", ""));
+        }
+
+        @Override
+        protected Process launch() throws IOException {
+            return new ProcessBuilder(binary.toString(), config().toString(), "--sentinel").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("sentinel.out").toFile())).start();
+        }
+
+        @Override
+        protected boolean ready() {
+            return ask("PING\r\n", 5).equals("+PONG");
+        }
+
+        /** Whether this sentinel names the server on the port as the primary, and knows the other sentinels. */
+        boolean names(int port) {
+            String info = command("INFO", "sentinel");
+            return info.contains("name=" + PRIMARY_NAME + ",status=ok,address=127.0.0.1:" + port + ",")
+                    && info.contains(",sentinels=3");
+        }
+
+        /** Whether this sentinel sees the replica on the port up with its link to the primary up. */
+        boolean seesHealthyReplica(int port) {
+            for (String entry : command("SENTINEL", "REPLICAS", PRIMARY_NAME).split("\\]")) {
+                if (entry.contains("\nport\n" + port + "\n")) {
+                    return entry.contains("\nflags\nslave\n") && entry.contains("\nmaster-link-status\nok\n");
+                }
+            }
+            return false;
+        }
+
+        /** The reply to a command, arrays as {@code [a\nb\n]}; empty when the sentinel does not answer. */
+        String command(String... args) {
+            // a sentinel keeps the connection open after QUIT in some versions: read one reply, not to the end
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress("127.0.0.1", port), 500);
+                socket.setSoTimeout(1000);
+                StringBuilder request = new StringBuilder("*" + args.length + "\r\n");
+                for (String arg : args) {
+                    request.append('$').append(arg.length()).append("\r\n").append(arg).append("\r\n");
+                }
+                socket.getOutputStream().write(request.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                return reply(new java.io.DataInputStream(new java.io.BufferedInputStream(socket.getInputStream())));
+            } catch (IOException e) {
+                return "";
+            }
+        }
+
+        private static String reply(java.io.DataInputStream in) throws IOException {
+            String line = line(in);
+            switch (line.charAt(0)) {
+                case '$': {
+                    int length = Integer.parseInt(line.substring(1));
+                    if (length < 0) {
+                        return "";
+                    }
+                    byte[] bytes = new byte[length + 2];
+                    in.readFully(bytes);
+                    return new String(bytes, 0, length, java.nio.charset.StandardCharsets.UTF_8);
+                }
+                case '*': {
+                    StringBuilder items = new StringBuilder("[\n");
+                    for (int i = Integer.parseInt(line.substring(1)); i > 0; i--) {
+                        items.append(reply(in)).append('\n');
+                    }
+                    return items.append(']').toString();
+                }
+                default:
+                    return line.substring(1);
+            }
+        }
+
+        private static String line(java.io.DataInputStream in) throws IOException {
+            StringBuilder line = new StringBuilder();
+            for (int c = in.read(); c != '\r'; c = in.read()) {
+                if (c < 0) {
+                    throw new java.io.EOFException();
+                }
+                line.append((char) c);
+            }
+            in.read();
+            return line.toString();
+        }
+    }
+}
