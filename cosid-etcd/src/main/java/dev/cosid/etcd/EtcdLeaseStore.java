@@ -64,8 +64,10 @@ import java.util.function.LongFunction;
  */
 public final class EtcdLeaseStore implements LeaseStore {
 
-    /** How long one etcd call may take before it fails; also the connect bound. */
-    static final Duration TIMEOUT = Duration.ofSeconds(3);
+    /** How long one etcd call may take before it fails. */
+    static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** How long the first call may take: it also connects, and in a fresh JVM loads the gRPC client. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
     private static final int REVISION_RETRIES = 8;
 
     private final Client client;
@@ -99,11 +101,11 @@ public final class EtcdLeaseStore implements LeaseStore {
         this.clock = clock;
         try {
             // a first round trip, so an unreachable cluster fails here and not at the first lease
-            await("reach the cluster", kv.get(key(root)));
+            await("reach the cluster", kv.get(key(root)), CONNECT_TIMEOUT);
         } catch (LeaseStoreException e) {
             client.close();
-            throw new LeaseStoreException("cannot reach " + description + " within " + TIMEOUT.toMillis() + " ms: "
-                    + e.getMessage(), e);
+            throw new LeaseStoreException("cannot reach " + description + " within " + CONNECT_TIMEOUT.toMillis()
+                    + " ms: " + e.getMessage(), e);
         }
     }
 
@@ -299,9 +301,13 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     /** Waits for one etcd call (one round trip) within {@link #TIMEOUT}. */
     private <T> T await(String what, CompletableFuture<T> call) {
+        return await(what, call, TIMEOUT);
+    }
+
+    private <T> T await(String what, CompletableFuture<T> call, Duration bound) {
         roundTrips.incrementAndGet();
         try {
-            return call.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return call.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
@@ -309,7 +315,7 @@ public final class EtcdLeaseStore implements LeaseStore {
         } catch (TimeoutException e) {
             call.cancel(true);
             throw new LeaseStoreException("cannot " + what + " in " + description + ": no answer within "
-                    + TIMEOUT.toMillis() + " ms", e);
+                    + bound.toMillis() + " ms", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new LeaseStoreException("cannot " + what + " in " + description + ": "
