@@ -27,6 +27,29 @@ import java.util.TreeMap;
  */
 final class ChaosRun {
 
+    /**
+     * What the nemesis does to the store: by default the whole server restarts and pauses; a cluster
+     * can strike one member instead.
+     */
+    interface StoreFaults {
+        /**
+         * Restarts (a part of) the store.
+         *
+         * @param random the run's random source
+         * @return the fault's name for the summary
+         */
+        String restart(Random random) throws Exception;
+
+        /**
+         * Pauses (a part of) the store for a while and resumes it.
+         *
+         * @param random the run's random source
+         * @param pause how long to pause
+         * @return the fault's name for the summary
+         */
+        String pause(Random random, Duration pause) throws Exception;
+    }
+
     private static final long[] CLOCK_OFFSETS = {0, 1_500, -1_500, 700};
 
     private final ServerProcess server;
@@ -35,10 +58,32 @@ final class ChaosRun {
     private final Random random;
     private final Map<String, Integer> faults = new TreeMap<>();
     private final List<Path> outputs = new ArrayList<>();
+    private final Map<Path, Integer> workerOf = new java.util.HashMap<>();
     private final Process[] workers;
+    private final StoreFaults storeFaults;
+    private final Map<Integer, Long> longestGapMillis = new TreeMap<>();
     private int incarnations;
 
     ChaosRun(ServerProcess server, String storeUrl, Path dir, long seed, int workers) {
+        this(server, storeUrl, dir, seed, workers, null);
+    }
+
+    ChaosRun(ServerProcess server, String storeUrl, Path dir, long seed, int workers, StoreFaults storeFaults) {
+        this.storeFaults = storeFaults != null ? storeFaults : new StoreFaults() {
+            @Override
+            public String restart(Random random) {
+                server.restart();
+                return "store restarted";
+            }
+
+            @Override
+            public String pause(Random random, Duration pause) {
+                server.pause();
+                Await.elapse(pause);
+                server.resume();
+                return "store paused";
+            }
+        };
         this.server = server;
         this.storeUrl = storeUrl;
         this.dir = dir;
@@ -48,6 +93,7 @@ final class ChaosRun {
 
     private Process start(int index) throws IOException {
         Path out = dir.resolve("worker-" + index + "-" + incarnations++ + ".ids");
+        workerOf.put(out, index);
         outputs.add(out);
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
@@ -95,14 +141,10 @@ final class ChaosRun {
                     workers[index] = start(index);
                     break;
                 case 2:
-                    fault("store restarted");
-                    server.restart();
+                    fault(storeFaults.restart(random));
                     break;
                 case 3:
-                    fault("store paused");
-                    server.pause();
-                    Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
-                    server.resume();
+                    fault(storeFaults.pause(random, Duration.ofMillis(1_000 + random.nextInt(2_000))));
                     break;
                 default:
                     Await.elapse(Duration.ofMillis(1_500));
@@ -123,7 +165,8 @@ final class ChaosRun {
         }
         String summary = "chaos on " + storeUrl + ": " + ids.length + " ids from " + incarnations
                 + " worker incarnations in " + duration.toSeconds() + " s; faults " + faults + "; duplicates "
-                + duplicates;
+                + duplicates + "; longest gap between two ids of one worker incarnation, per worker, ms "
+                + longestGapMillis;
         System.out.println(summary);
         assertTrue(ids.length > 10_000, summary);
         assertEquals(0, duplicates, summary);
@@ -155,11 +198,25 @@ final class ChaosRun {
                     LongBuffer longs = bytes.asLongBuffer();
                     int count = longs.remaining();
                     longs.get(all, at, count);
+                    noteGaps(output, all, at, count);
                     at += count;
                     position += length;
                 }
             }
         }
         return all;
+    }
+
+    /** Records the longest time between two successive ids of one worker incarnation (ids of one worker rise). */
+    private void noteGaps(Path output, long[] ids, int from, int count) {
+        long longest = 0;
+        for (int i = from + 1; i < from + count; i++) {
+            longest = Math.max(longest, timestamp(ids[i]) - timestamp(ids[i - 1]));
+        }
+        longestGapMillis.merge(workerOf.get(output), longest, Math::max);
+    }
+
+    private static long timestamp(long id) {
+        return dev.cosid.IdLayout.MILLISECOND.parse(id).timestampMillis();
     }
 }
