@@ -537,10 +537,13 @@ public final class CosIdRuntime implements AutoCloseable {
         /**
          * Applies configuration keys: {@code cosid.namespace}, {@code cosid.store}, {@code cosid.owner-key},
          * {@code cosid.ttl}, {@code cosid.tolerance}, {@code cosid.bits}, {@code cosid.preferred-slot},
-         * {@code cosid.max-wait}, {@code cosid.cold-start-guard}, {@code cosid.machine.static.slot},
+         * {@code cosid.max-wait}, {@code cosid.acquire-timeout}, {@code cosid.cold-start-guard}, {@code cosid.machine.static.slot},
          * {@code cosid.machine.static.state-file}, {@code cosid.machine.static.ahead},
-         * {@code cosid.machine.static.not-before}. Durations are ISO-8601 ({@code PT10S}) or {@code 10s},
-         * {@code 500ms}, {@code 2m}; instants are ISO-8601. Other {@code cosid.} keys are refused.
+         * {@code cosid.machine.static.not-before}, {@code cosid.machine.static.allow-future-not-before}.
+         * Durations are ISO-8601 ({@code PT10S}) or {@code 10s}, {@code 500ms}, {@code 2m}; instants are
+         * ISO-8601. CosId 2.x keys with a counterpart here (such as {@code cosid.machine.guarder.safe-guard-duration}) are
+         * applied with a warning that names the new key; other {@code cosid.} keys are refused, saying
+         * what replaces them where something does.
          *
          * @param properties the configuration
          * @return this builder

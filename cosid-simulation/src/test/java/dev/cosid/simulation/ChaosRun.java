@@ -59,7 +59,9 @@ final class ChaosRun {
     private final Map<String, Integer> faults = new TreeMap<>();
     private final List<Path> outputs = new ArrayList<>();
     private final Map<Path, Integer> workerOf = new java.util.HashMap<>();
+    private final List<Path> logs = new ArrayList<>();
     private final Process[] workers;
+    private final Path[] current;
     private final StoreFaults storeFaults;
     private final Map<Integer, Long> longestGapMillis = new TreeMap<>();
     private int incarnations;
@@ -89,18 +91,22 @@ final class ChaosRun {
         this.dir = dir;
         this.random = new Random(seed);
         this.workers = new Process[workers];
+        this.current = new Path[workers];
     }
 
     private Process start(int index) throws IOException {
         Path out = dir.resolve("worker-" + index + "-" + incarnations++ + ".ids");
         workerOf.put(out, index);
         outputs.add(out);
+        current[index] = out;
+        Path log = dir.resolve(out.getFileName() + ".log");
+        logs.add(log);
         String java = ProcessHandle.current().info().command().orElse("java");
         return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
                 Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString())
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(log.toFile())
                 .start();
     }
 
@@ -124,7 +130,8 @@ final class ChaosRun {
             workers[i] = start(i);
         }
         fault("workers on skewed clocks (+-1.5 s, tolerance 0.5 s)");
-        Await.elapse(Duration.ofSeconds(2));
+        // the nemesis starts once every worker issues: a loaded machine may take many seconds to start four JVMs
+        Await.until(this::everyWorkerIssued, Duration.ofMinutes(2), "every chaos worker issuing ids");
         long rounds = Math.max(1, duration.toMillis() / 1_500);
         for (long round = 0; round < rounds; round++) {
             int index = random.nextInt(workers.length);
@@ -152,6 +159,13 @@ final class ChaosRun {
             }
         }
         Await.elapse(Duration.ofSeconds(2));
+        for (int i = 0; i < workers.length; i++) {
+            Path out = current[i];
+            if (!Files.exists(out) || Files.size(out) == 0) {
+                signal("QUIT", workers[i]); // a worker with nothing written prints its threads into its log
+                Await.elapse(Duration.ofMillis(500));
+            }
+        }
         for (Process worker : workers) {
             worker.destroyForcibly().waitFor();
         }
@@ -168,9 +182,38 @@ final class ChaosRun {
                 + duplicates + "; longest gap between two ids of one worker incarnation, per worker, ms "
                 + longestGapMillis;
         System.out.println(summary);
-        assertTrue(ids.length > 10_000, summary);
+        assertTrue(ids.length > 10_000, () -> summary + "; the workers said:\n" + workerLogs());
         assertEquals(0, duplicates, summary);
         return summary;
+    }
+
+    private boolean everyWorkerIssued() {
+        for (Path out : current) {
+            try {
+                if (!Files.exists(out) || Files.size(out) == 0) {
+                    return false;
+                }
+            } catch (IOException e) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The last lines each worker printed, for a run that issued too few ids. */
+    private String workerLogs() {
+        StringBuilder said = new StringBuilder();
+        for (Path log : logs) {
+            try {
+                List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
+                said.append(log.getFileName()).append(": ")
+                        .append(String.join("\n  ", lines.subList(Math.max(0, lines.size() - 200), lines.size())))
+                        .append('\n');
+            } catch (IOException e) {
+                said.append(log.getFileName()).append(": ").append(e).append('\n');
+            }
+        }
+        return said.toString();
     }
 
     /** Reads every worker's ids into one array; a kill may cut the last id short, which is dropped. */

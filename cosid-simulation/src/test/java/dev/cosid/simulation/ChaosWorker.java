@@ -39,12 +39,24 @@ public final class ChaosWorker {
                         .ttl(Duration.ofSeconds(2)).tolerance(Duration.ofMillis(500)).bits(3)
                         .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock).start();
             } catch (SlotsExhaustedException | LeaseStoreException e) {
+                System.out.println("no runtime yet: " + e.getMessage());
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
             }
         }
-        SnowflakeId ids = runtime.snowflake("chaos");
+        // the generator records its layout in the store, which the nemesis may be restarting just now
+        System.out.println("runtime started on slot " + runtime.lease().slot());
+        SnowflakeId ids = null;
+        while (ids == null) {
+            try {
+                ids = runtime.snowflake("chaos");
+            } catch (LeaseStoreException e) {
+                System.out.println("no generator yet: " + e.getMessage());
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            }
+        }
         try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(
                 Files.newOutputStream(Path.of(args[3])), 1 << 16))) {
+            boolean announced = false;
             for (long batches = 1; ; batches++) {
                 try {
                     for (long id : ids.nextIds(16)) {
@@ -53,7 +65,8 @@ public final class ChaosWorker {
                 } catch (IdUnavailableException e) {
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
-                if (batches % 64 == 0) {
+                if (batches % 64 == 0 || !announced && out.size() > 0) { // the first ids tell the nemesis it issues
+                    announced = true;
                     out.flush();
                 }
                 // as fast as it can within reason: a few hundred thousand ids a second keeps the files small

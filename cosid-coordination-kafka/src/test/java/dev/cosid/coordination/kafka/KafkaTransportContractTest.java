@@ -16,9 +16,12 @@ class KafkaTransportContractTest extends CoordinationTransportContract {
         return KafkaCoordinationTransport.create(BROKER.server().bootstrapServers(), 1);
     }
 
-    /** Each round mints up to three epochs and reads the partition a few times: 50 rounds take about 30 s. */
+    /**
+     * Each round mints up to three epochs and reads the partition a few times: 50 rounds take about 30 s.
+     * {@code -Dcosid.kafka.challengeRounds=200} plays more in one run.
+     */
     @Override
     protected int simultaneousChallengeRounds() {
-        return 50;
+        return Integer.getInteger("cosid.kafka.challengeRounds", 50);
     }
 }
