@@ -44,7 +44,9 @@ import java.util.function.LongFunction;
 
 /**
  * A lease store in etcd: one key per slot, changed only by a transaction whose compare is the slot
- * key's mod revision (0 for a key that does not exist yet) and the namespace key's existence.
+ * key's mod revision (0 for a key that does not exist yet) and value, and the namespace key's
+ * existence. The value is compared too because a cluster that lost its data counts revisions from 1
+ * again: a revision this store remembers may then name another record.
  *
  * <p>The store clock is this process's clock ({@link Clock#system()}): etcd answers carry no server
  * time. That stays safe because windows, not clocks, keep holders apart: a new holder's floor is the
@@ -257,8 +259,12 @@ public final class EtcdLeaseStore implements LeaseStore {
                 fresh = true;
                 continue;
             }
+            // the revision alone is not enough: a cluster that lost its data counts revisions from 1 again,
+            // and the record this transition starts from must be the one the key holds, so compare both
+            Cmp guess = last.record() == null ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.value(bytes(SlotRecordCodec.encode(last.record()))));
             TxnResponse response = await(what, kv.txn()
-                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(last.modRevision())),
+                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(last.modRevision())), guess,
                             new Cmp(ns, Cmp.Op.GREATER, CmpTarget.createRevision(0)))
                     .Then(Op.put(k, bytes(SlotRecordCodec.encode(next.get())), PutOption.DEFAULT))
                     .Else(Op.get(k, GetOption.DEFAULT), Op.get(ns, GetOption.DEFAULT))

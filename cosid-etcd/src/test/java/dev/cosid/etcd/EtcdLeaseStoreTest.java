@@ -15,7 +15,9 @@ import dev.cosid.testkit.servers.EtcdCluster;
 import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.testkit.servers.ServerProcess;
 import dev.cosid.time.Clock;
+import java.nio.charset.StandardCharsets;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -56,6 +58,56 @@ class EtcdLeaseStoreTest {
             assertEquals(1, trips(store, () -> assertTrue(store.acquire(ns, 0, Owner.of("a"), TERMS).isEmpty())));
             // a guess that refuses (live) is never trusted: one read confirms it before the answer
             assertEquals(1, trips(store, () -> assertTrue(store.acquire(ns, 0, Owner.of("a"), TERMS).isEmpty())));
+        }
+    }
+
+    @Test
+    void aRevisionCountedAgainAfterTheClusterLostItsDataNeverRenewsAForgottenLease() throws Exception {
+        String ns = "aba-" + UUID.randomUUID().toString().substring(0, 8);
+        try (EtcdLeaseStore holder = open("")) {
+            holder.register(ns, new NamespaceRecord(16, 1_000));
+            SlotLease forgotten = holder.acquire(ns, 5, Owner.of("holder"), TERMS).orElseThrow();
+            long revision = revision(ns, 5);
+            CLUSTER.server().restartEmpty();
+            try (EtcdLeaseStore next = open("");
+                 io.etcd.jetcd.Client raw = io.etcd.jetcd.Client.builder().endpoints(endpoints()).build()) {
+                next.register(ns, new NamespaceRecord(16, 1_000));
+                // count the new cluster's revisions up to the one the holder remembers, then take its slot there
+                io.etcd.jetcd.ByteSequence filler = io.etcd.jetcd.ByteSequence.from("/filler", StandardCharsets.UTF_8);
+                long at = raw.getKVClient().get(filler).get(10, TimeUnit.SECONDS).getHeader().getRevision();
+                while (at < revision - 1) {
+                    at = raw.getKVClient().put(filler, filler).get(10, TimeUnit.SECONDS).getHeader().getRevision();
+                }
+                SlotLease taken = next.acquire(ns, 5, Owner.of("next"), TERMS).orElseThrow();
+                // the holder's connections to the stopped members fail once; wait until it reaches the cluster
+                dev.cosid.testkit.Await.until(() -> answers(holder, ns), java.time.Duration.ofSeconds(20),
+                        "the holder reaching the restarted cluster");
+                assertEquals(revision, revision(ns, 5), "the slot's key holds the remembered revision again");
+                assertTrue(holder.renew(forgotten, TERMS).isEmpty(), "a forgotten lease was renewed");
+                assertFalse(holder.release(forgotten, forgotten.floor()));
+                assertEquals(taken.owner(), next.read(ns).bySlot().get(5).owner());
+            }
+        }
+    }
+
+    private static boolean answers(EtcdLeaseStore store, String ns) {
+        try {
+            store.namespace(ns);
+            return true;
+        } catch (LeaseStoreException e) {
+            return false;
+        }
+    }
+
+    private static String[] endpoints() {
+        return java.util.Arrays.stream(CLUSTER.server().url().substring("etcd://".length()).split(","))
+                .map(server -> "http://" + server).toArray(String[]::new);
+    }
+
+    private static long revision(String ns, int slot) throws Exception {
+        try (io.etcd.jetcd.Client raw = io.etcd.jetcd.Client.builder().endpoints(endpoints()).build()) {
+            return raw.getKVClient().get(io.etcd.jetcd.ByteSequence.from("/cosid/namespaces/" + ns + "/slots/" + slot,
+                    StandardCharsets.UTF_8)).get(10, TimeUnit.SECONDS).getKvs().get(0).getModRevision();
         }
     }
 
