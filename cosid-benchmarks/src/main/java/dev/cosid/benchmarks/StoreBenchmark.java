@@ -11,6 +11,7 @@ import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
+import dev.cosid.testkit.servers.EtcdCluster;
 import dev.cosid.testkit.servers.MariaDbServer;
 import dev.cosid.testkit.servers.PostgresServer;
 import dev.cosid.testkit.servers.RedisServer;
@@ -43,7 +44,7 @@ import org.sqlite.SQLiteDataSource;
  * Lease operation latency (median, p99) and round trips per operation on every store, each on a
  * server the harness starts; then start-up storms of many runtimes on one namespace. Round trips are
  * counted: statements executed for the JDBC stores, the server's own command and packet counters for
- * Redis and ZooKeeper. Prints markdown tables.
+ * Redis and ZooKeeper, the gRPC calls every etcd member counts. Prints markdown tables.
  */
 public final class StoreBenchmark {
 
@@ -60,38 +61,22 @@ public final class StoreBenchmark {
     /**
      * Runs the store benchmarks.
      *
-     * @param args operations per store (default 2000) and storm sizes (default 64,256,1024)
+     * @param args operations per store (default 2000), storm sizes (default 64,256,1024), and the names of
+     *     the stores to run alone, {@code sqlite} and {@code etcd} (default: every store)
      * @throws Exception when a server cannot start
      */
     public static void main(String[] args) throws Exception {
         int operations = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int[] storms = args.length > 1 ? Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray()
                 : new int[] {64, 256, 1024};
+        Set<String> only = args.length > 2 ? Set.of(args[2].toLowerCase(Locale.ROOT).split(",")) : null;
         Path dir = Files.createTempDirectory("cosid-bench");
         System.out.println("| store | acquire median | acquire p99 | renew median | renew p99 | release median | "
                 + "release p99 | round trips per acquire / renew / release |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         List<ServerProcess> servers = new ArrayList<>();
         try {
-            List<Subject> subjects = new ArrayList<>();
-            subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
-            subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
-            PostgresServer postgres = PostgresServer.started();
-            servers.add(postgres);
-            subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
-            MariaDbServer mariadb = MariaDbServer.started();
-            servers.add(mariadb);
-            subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
-            RedisServer redis = RedisServer.started();
-            servers.add(redis);
-            // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
-            subjects.add(new Subject("Redis", LeaseStores.open(redis.url()),
-                    () -> serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_evalsha:calls=")
-                            + serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_eval:calls="), null));
-            ZooKeeperServer zookeeper = ZooKeeperServer.started();
-            servers.add(zookeeper);
-            subjects.add(new Subject("ZooKeeper", LeaseStores.open(zookeeper.url()),
-                    () -> serverCounter(zookeeper.port(), "srvr", "Received: "), null));
+            List<Subject> subjects = only != null ? only(only, servers, dir) : all(servers, dir);
             for (Subject subject : subjects) {
                 measure(subject, operations);
             }
@@ -99,7 +84,8 @@ public final class StoreBenchmark {
             System.out.println("| store | runtimes | time until all hold distinct slots | round trips per runtime start |");
             System.out.println("|---|---|---|---|");
             for (Subject subject : subjects) {
-                if (subject.name().equals("Redis") || subject.name().equals("PostgreSQL")) {
+                if (subject.name().equals("Redis") || subject.name().equals("PostgreSQL")
+                        || subject.name().equals("etcd")) {
                     for (int size : storms) {
                         storm(subject, size);
                     }
@@ -113,6 +99,66 @@ public final class StoreBenchmark {
             }
         } finally {
             servers.forEach(ServerProcess::close);
+        }
+    }
+
+    /** Every store, each on a server of its own. */
+    private static List<Subject> all(List<ServerProcess> servers, Path dir) {
+        List<Subject> subjects = new ArrayList<>();
+        subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
+        subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
+        PostgresServer postgres = PostgresServer.started();
+        servers.add(postgres);
+        subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
+        MariaDbServer mariadb = MariaDbServer.started();
+        servers.add(mariadb);
+        subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
+        RedisServer redis = RedisServer.started();
+        servers.add(redis);
+        // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
+        subjects.add(new Subject("Redis", LeaseStores.open(redis.url()),
+                () -> serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_evalsha:calls=")
+                        + serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_eval:calls="), null));
+        ZooKeeperServer zookeeper = ZooKeeperServer.started();
+        servers.add(zookeeper);
+        subjects.add(new Subject("ZooKeeper", LeaseStores.open(zookeeper.url()),
+                () -> serverCounter(zookeeper.port(), "srvr", "Received: "), null));
+        subjects.add(etcd(servers));
+        return subjects;
+    }
+
+    /** The stores named, for a run of some of them. */
+    private static List<Subject> only(Set<String> names, List<ServerProcess> servers, Path dir) {
+        List<Subject> subjects = new ArrayList<>();
+        for (String name : names) {
+            switch (name) {
+                case "sqlite" -> subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
+                case "etcd" -> subjects.add(etcd(servers));
+                default -> throw new IllegalArgumentException("only sqlite and etcd run alone, not '" + name + "'");
+            }
+        }
+        return subjects;
+    }
+
+    /** A three-member etcd cluster; its round trips are the unary gRPC calls its members started. */
+    private static Subject etcd(List<ServerProcess> servers) {
+        EtcdCluster etcd = EtcdCluster.started();
+        servers.add(etcd);
+        return new Subject("etcd", LeaseStores.open(etcd.url()), () -> etcd.members().stream()
+                .mapToLong(member -> etcdCalls(member.port())).sum(), null);
+    }
+
+    /** Sums {@code grpc_server_started_total} of the unary calls in a member's metrics. */
+    private static long etcdCalls(int port) {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 1_000);
+            socket.getOutputStream().write("GET /metrics HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String text = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+            return text.lines().filter(line -> line.startsWith("grpc_server_started_total{")
+                            && line.contains("grpc_type=\"unary\""))
+                    .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -29,6 +29,9 @@ class LeaseStoresTest {
                 refusal("redis-sentinel://:SECRET123@s1:26379#primary"));
         assertEquals("store URL 'zookeeper://zk:2181/ids' needs the module dev.cosid:cosid-zookeeper, which is not "
                 + "on the class path: add it beside dev.cosid:cosid-core", refusal("zookeeper://zk:2181/ids"));
+        assertEquals("store URL 'etcd://u:***@etcd1:2379,etcd2:2379/ids' needs the module dev.cosid:cosid-etcd, which "
+                + "is not on the class path: add it beside dev.cosid:cosid-core",
+                refusal("etcd://u:SECRET123@etcd1:2379,etcd2:2379/ids"));
     }
 
     @Test
@@ -57,6 +60,8 @@ class LeaseStoresTest {
         assertEquals("zookeeper://u:***@127.0.0.1:2181/ids", LeaseStores.redact("zookeeper://u:SECRET123@127.0.0.1:2181/ids"));
         assertEquals("redis-sentinel://:***@s1:26379,s2:26379/0#primary",
                 LeaseStores.redact("redis-sentinel://:SECRET123@s1:26379,s2:26379/0#primary"));
+        assertEquals("etcd://u:***@127.0.0.1:2379,127.0.0.1:2380/ids",
+                LeaseStores.redact("etcd://u:SECRET123@127.0.0.1:2379,127.0.0.1:2380/ids"));
         assertEquals("sqlite:/var/lib/cosid/cosid.db", LeaseStores.redact("sqlite:/var/lib/cosid/cosid.db"));
         assertEquals("jdbc:oracle:...", LeaseStores.redact("jdbc:oracle:thin:u/SECRET123@db:1521/x"));
         assertEquals("cannot reach redis://:***@h:1 or jdbc:postgresql://h/db?password=*** within 5000 ms",

@@ -44,7 +44,31 @@ final class ChaosRun {
         void rejoin();
     }
 
-    private final ControlledServer server;
+    /**
+     * A fault of the store the nemesis inflicts: a whole server restarted or paused, or one member of a
+     * cluster killed or paused.
+     */
+    @FunctionalInterface
+    interface StoreFault {
+        /**
+         * Inflicts the fault and waits until the store is whole again, drawing its timing from the run's random.
+         *
+         * @param random the run's random source
+         * @return the fault's name for the summary
+         * @throws Exception when the store cannot be made whole again
+         */
+        String inflict(Random random) throws Exception;
+
+        /** A fault whose name does not depend on what it struck. */
+        static StoreFault of(String name, java.util.function.Consumer<Random> action) {
+            return random -> {
+                action.accept(random);
+                return name;
+            };
+        }
+    }
+
+    private final List<StoreFault> storeFaults;
     private final String storeUrl;
     private final Path dir;
     private final Random random;
@@ -63,7 +87,20 @@ final class ChaosRun {
     private int incarnations;
 
     ChaosRun(ControlledServer server, String storeUrl, Path dir, long seed, int workers) {
-        this.server = server;
+        this(List.of(StoreFault.of("store restarted", random -> server.restart()),
+                StoreFault.of("store paused", random -> {
+                    server.pause();
+                    Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
+                    server.resume();
+                })), storeUrl, dir, seed, workers);
+    }
+
+    /**
+     * A run whose nemesis inflicts the given store faults: the first in one fifth of the rounds, the
+     * second (or the first again) in another fifth.
+     */
+    ChaosRun(List<StoreFault> storeFaults, String storeUrl, Path dir, long seed, int workers) {
+        this.storeFaults = List.copyOf(storeFaults);
         this.storeUrl = storeUrl;
         this.dir = dir;
         this.random = new Random(seed);
@@ -176,14 +213,8 @@ final class ChaosRun {
                     workers[index] = start(index);
                     break;
                 case 2:
-                    fault("store restarted");
-                    server.restart();
-                    break;
                 case 3:
-                    fault("store paused");
-                    server.pause();
-                    Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
-                    server.resume();
+                    fault(storeFaults.get((kind - 2) % storeFaults.size()).inflict(random));
                     break;
                 default:
                     Await.elapse(Duration.ofMillis(1_500));

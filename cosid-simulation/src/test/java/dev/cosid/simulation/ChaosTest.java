@@ -1,5 +1,7 @@
 package dev.cosid.simulation;
 
+import dev.cosid.testkit.Await;
+import dev.cosid.testkit.servers.EtcdCluster;
 import dev.cosid.testkit.servers.PostgresServer;
 import dev.cosid.testkit.servers.PostgresStandbyPair;
 import dev.cosid.testkit.servers.RedisSentinelGroup;
@@ -7,6 +9,8 @@ import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ZooKeeperServer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +93,60 @@ class ChaosTest {
     void zookeeper() throws Exception {
         try (ZooKeeperServer server = ZooKeeperServer.started()) {
             new ChaosRun(server, server.url(), dir, 3, 4).run(duration());
+        }
+    }
+
+    /**
+     * One member at a time, killed (SIGKILL) and restarted, or paused (SIGSTOP/SIGCONT); each kind
+     * strikes the leader first, then a follower, and so on. With seed 5 the 15 s run of the test
+     * command kills and pauses three members each, the leader among them.
+     */
+    @Test
+    void etcd() throws Exception {
+        try (EtcdCluster cluster = EtcdCluster.started()) {
+            EtcdMemberFaults faults = new EtcdMemberFaults(cluster);
+            new ChaosRun(List.of(faults::restart, faults::pause), cluster.url(), dir, 5, 4).run(duration());
+        }
+    }
+
+    /** Strikes the leader, then a follower, and so on, for each kind of fault. */
+    private static final class EtcdMemberFaults {
+
+        private final EtcdCluster cluster;
+        private int restarts;
+        private int pauses;
+
+        EtcdMemberFaults(EtcdCluster cluster) {
+            this.cluster = cluster;
+        }
+
+        /** The leader, or a follower: the first one after the leader in the member order. */
+        private EtcdCluster.Member target(boolean leader) {
+            EtcdCluster.Member current = cluster.leader();
+            if (leader) {
+                return current;
+            }
+            List<EtcdCluster.Member> members = cluster.members();
+            return members.get((members.indexOf(current) + 1) % members.size());
+        }
+
+        String restart(Random random) {
+            boolean leader = restarts++ % 2 == 0;
+            EtcdCluster.Member member = target(leader);
+            member.kill();
+            Await.elapse(Duration.ofMillis(500 + random.nextInt(1_500)));
+            member.start();
+            cluster.awaitHealthy();
+            return "etcd " + (leader ? "leader" : "follower") + " killed (SIGKILL) and restarted";
+        }
+
+        String pause(Random random) {
+            boolean leader = pauses++ % 2 == 0;
+            EtcdCluster.Member member = target(leader);
+            member.pause();
+            Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
+            member.resume();
+            return "etcd " + (leader ? "leader" : "follower") + " paused (SIGSTOP/SIGCONT)";
         }
     }
 }
