@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
 
 /**
  * Opens a lease store from its URL: {@code memory:}, and whatever the store modules on the class path
- * register ({@code cosid-jdbc}: {@code sqlite:} and {@code jdbc:}; {@code cosid-redis}: {@code redis://};
+ * register ({@code cosid-jdbc}: {@code sqlite:} and {@code jdbc:}; {@code cosid-redis}: {@code redis://} and
+ * {@code redis-cluster://};
  * {@code cosid-zookeeper}: {@code zookeeper://}).
  *
  * <p>It also masks store URLs for messages. A URL of a syntax CosId knows shows its user but never a
@@ -35,10 +36,17 @@ import java.util.regex.Pattern;
 public final class LeaseStores {
 
     /** The module that opens each URL prefix CosId ships a store for. */
-    private static final Map<String, String> MODULES = Map.of(
-            "sqlite:", "cosid-jdbc", "jdbc:sqlite:", "cosid-jdbc", "jdbc:postgresql:", "cosid-jdbc",
-            "jdbc:mariadb:", "cosid-jdbc", "jdbc:mysql:", "cosid-jdbc", "jdbc:h2:", "cosid-jdbc",
-            "redis://", "cosid-redis", "rediss://", "cosid-redis", "zookeeper://", "cosid-zookeeper");
+    private static final Map<String, String> MODULES = Map.ofEntries(
+            Map.entry("sqlite:", "cosid-jdbc"),
+            Map.entry("jdbc:sqlite:", "cosid-jdbc"),
+            Map.entry("jdbc:postgresql:", "cosid-jdbc"),
+            Map.entry("jdbc:mariadb:", "cosid-jdbc"),
+            Map.entry("jdbc:mysql:", "cosid-jdbc"),
+            Map.entry("jdbc:h2:", "cosid-jdbc"),
+            Map.entry("redis://", "cosid-redis"),
+            Map.entry("rediss://", "cosid-redis"),
+            Map.entry("redis-cluster://", "cosid-redis"),
+            Map.entry("zookeeper://", "cosid-zookeeper"));
     /** A parameter whose name says it holds a secret, in {@code ?a=b&c=d}, {@code ;a=b} and {@code (a=b)} forms. */
     private static final Pattern SECRET_PARAMETER = Pattern.compile(
             "(?i)([?&;(,]\\s*[\\w.\\-]*(?:password|passwd|pwd|secret|token)[\\w.\\-]*\\s*=)([^&;)\\s]*)");

@@ -13,13 +13,15 @@ import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,9 +48,9 @@ public final class RedisLeaseStore implements LeaseStore {
     /** How long a command may take before it fails; also the connect bound. */
     static final Duration TIMEOUT = Duration.ofSeconds(5);
 
-    private final RedisClient client;
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisCommands<String, String> commands;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterCommands<String, String> commands;
     private final String description;
     private final int waitReplicas;
     private final long waitTimeoutMillis;
@@ -60,11 +62,13 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitReplicas = waitReplicas;
         this.waitTimeoutMillis = waitTimeoutMillis;
         uri.setTimeout(TIMEOUT);
-        this.client = RedisClient.create();
+        RedisClient created = RedisClient.create();
+        this.client = created;
+        StatefulRedisConnection<String, String> opened;
         try {
-            this.connection = client.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
+            opened = created.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
         } catch (RedisException e) {
-            client.shutdown(Duration.ZERO, TIMEOUT);
+            created.shutdown(Duration.ZERO, TIMEOUT);
             String refusal = authenticationRefusal(e);
             if (refusal != null) {
                 throw new LeaseStoreException("authentication failed at " + description + ": the server refused the "
@@ -73,7 +77,22 @@ public final class RedisLeaseStore implements LeaseStore {
             throw new LeaseStoreException("cannot reach " + description + " within " + TIMEOUT.toMillis() + " ms: "
                     + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
-        this.commands = connection.sync();
+        this.connection = opened;
+        this.commands = opened.sync();
+    }
+
+    /**
+     * A store on a connection opened elsewhere, such as a Redis Cluster connection; closing the store
+     * closes the connection and shuts the client down.
+     */
+    RedisLeaseStore(AbstractRedisClient client, StatefulConnection<String, String> connection,
+                    RedisClusterCommands<String, String> commands, String description) {
+        this.client = client;
+        this.connection = connection;
+        this.commands = commands;
+        this.description = description;
+        this.waitReplicas = 0;
+        this.waitTimeoutMillis = 0;
     }
 
     private RedisLeaseStore(RedisClient shared, String description) {
@@ -81,15 +100,17 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitReplicas = 0;
         this.waitTimeoutMillis = 0;
         this.client = null;
+        StatefulRedisConnection<String, String> opened;
         try {
-            this.connection = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
+            opened = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
         } catch (RedisException e) {
             throw new LeaseStoreException("cannot reach " + description + ": "
                     + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
         // the application's client may wait a minute for a command; a keeper must fail in time and retry
-        connection.setTimeout(TIMEOUT);
-        this.commands = connection.sync();
+        opened.setTimeout(TIMEOUT);
+        this.connection = opened;
+        this.commands = opened.sync();
     }
 
     /**
@@ -108,7 +129,7 @@ public final class RedisLeaseStore implements LeaseStore {
     }
 
     /** Returns the server's refusal of the credentials in a connection failure, or null when it is another fault. */
-    private static String authenticationRefusal(Throwable failure) {
+    static String authenticationRefusal(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             String message = String.valueOf(cause.getMessage());
             for (String code : new String[] {"WRONGPASS", "NOAUTH", "NOPERM", "ERR AUTH", "ERR invalid password",

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Opens Redis stores: {@code redis://[user:password@]host:port[/db][?waitReplicas=N&waitTimeout=MS]}.
+ * Opens Redis stores: {@code redis://[user:password@]host:port[/db][?waitReplicas=N&waitTimeout=MS]}, and
+ * Redis Cluster stores: {@code redis-cluster://[[user]:password@]host:port[,host:port...]} (see
+ * {@link RedisClusterStores}).
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -20,11 +22,14 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
 
     @Override
     public List<String> prefixes() {
-        return List.of("redis://", "rediss://");
+        return List.of("redis://", "rediss://", RedisClusterStores.PREFIX);
     }
 
     @Override
     public LeaseStore open(String url) {
+        if (url.regionMatches(true, 0, RedisClusterStores.PREFIX, 0, RedisClusterStores.PREFIX.length())) {
+            return RedisClusterStores.open(url);
+        }
         String base = url;
         Map<String, String> options = new LinkedHashMap<>();
         int query = url.indexOf('?');
