@@ -67,7 +67,7 @@ final class RedisClusterStores {
             connection = client.connect(StringCodec.UTF8);
         } catch (RedisException e) {
             client.shutdown(Duration.ZERO, RedisLeaseStore.TIMEOUT);
-            String refusal = RedisLeaseStore.authenticationRefusal(e);
+            String refusal = refusal(e);
             if (refusal != null) {
                 throw new LeaseStoreException("authentication failed at " + description + ": the cluster refused the "
                         + "user name or password (" + refusal + "); check the password in the store URL", e);
@@ -78,6 +78,23 @@ final class RedisClusterStores {
         }
         connection.setTimeout(RedisLeaseStore.TIMEOUT);
         return new RedisLeaseStore(client, connection, connection.sync(), description);
+    }
+
+    /** Finds the server's refusal of the credentials among the causes and the per-node failures Lettuce attaches. */
+    private static String refusal(Throwable failure) {
+        if (failure == null) {
+            return null;
+        }
+        String found = RedisLeaseStore.authenticationRefusal(failure);
+        for (Throwable cause = failure; found == null && cause != null; cause = cause.getCause()) {
+            for (Throwable suppressed : cause.getSuppressed()) {
+                found = refusal(suppressed);
+                if (found != null) {
+                    break;
+                }
+            }
+        }
+        return found;
     }
 
     /** Parses the seed nodes, each with the URL's credentials and the store's timeout. */

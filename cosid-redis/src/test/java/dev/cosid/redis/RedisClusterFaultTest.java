@@ -12,6 +12,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class RedisClusterFaultTest extends StoreFaultContract {
 
+    static {
+        QuietLettuce.install();
+    }
+
     @RegisterExtension
     static final ServerExtension<RedisCluster> CLUSTER = new ServerExtension<>(RedisCluster::started);
 

@@ -16,6 +16,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** The contract against a Redis Cluster of three primaries and three replicas, opened by URL. */
 class RedisClusterLeaseStoreContractTest extends LeaseStoreContract {
 
+    static {
+        QuietLettuce.install();
+    }
+
     @RegisterExtension
     static final ServerExtension<RedisCluster> CLUSTER = new ServerExtension<>(RedisCluster::started);
 

@@ -298,7 +298,11 @@ public final class RedisCluster extends ServerProcess {
                 break;
             }
             List<String> migrate = new ArrayList<>(List.of("MIGRATE", "127.0.0.1", String.valueOf(target.port()), "",
-                    "0", "5000", "KEYS"));
+                    "0", "5000"));
+            if (password != null) {
+                migrate.addAll(List.of("AUTH", password));
+            }
+            migrate.add("KEYS");
             migrate.addAll(List.of(keys.split("\n")));
             requireOk(source.cli(migrate.toArray(new String[0])));
         }
