@@ -29,7 +29,34 @@ final class ChaosRun {
 
     private static final long[] CLOCK_OFFSETS = {0, 1_500, -1_500, 700};
 
-    private final ServerProcess server;
+    /**
+     * A fault of the store the nemesis inflicts: a whole server restarted or paused, or one member of a
+     * cluster killed.
+     */
+    interface StoreFault {
+        /** Returns the fault's name for the summary. */
+        String name();
+
+        /** Inflicts the fault and waits until the store is whole again; draws its timing from the run's random. */
+        void inflict(Random random);
+
+        /** Creates a fault. */
+        static StoreFault of(String name, java.util.function.Consumer<Random> action) {
+            return new StoreFault() {
+                @Override
+                public String name() {
+                    return name;
+                }
+
+                @Override
+                public void inflict(Random random) {
+                    action.accept(random);
+                }
+            };
+        }
+    }
+
+    private final List<StoreFault> storeFaults;
     private final String storeUrl;
     private final Path dir;
     private final Random random;
@@ -39,7 +66,20 @@ final class ChaosRun {
     private int incarnations;
 
     ChaosRun(ServerProcess server, String storeUrl, Path dir, long seed, int workers) {
-        this.server = server;
+        this(List.of(StoreFault.of("store restarted", random -> server.restart()),
+                StoreFault.of("store paused", random -> {
+                    server.pause();
+                    Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
+                    server.resume();
+                })), storeUrl, dir, seed, workers);
+    }
+
+    /**
+     * A run whose nemesis inflicts the given store faults: the first in one fifth of the rounds, the
+     * second (or the first again) in another fifth.
+     */
+    ChaosRun(List<StoreFault> storeFaults, String storeUrl, Path dir, long seed, int workers) {
+        this.storeFaults = List.copyOf(storeFaults);
         this.storeUrl = storeUrl;
         this.dir = dir;
         this.random = new Random(seed);
@@ -82,7 +122,8 @@ final class ChaosRun {
         long rounds = Math.max(1, duration.toMillis() / 1_500);
         for (long round = 0; round < rounds; round++) {
             int index = random.nextInt(workers.length);
-            switch (random.nextInt(5)) {
+            int kind = random.nextInt(5);
+            switch (kind) {
                 case 0:
                     fault("worker paused past its lease (SIGSTOP/SIGCONT)");
                     signal("STOP", workers[index]);
@@ -95,14 +136,10 @@ final class ChaosRun {
                     workers[index] = start(index);
                     break;
                 case 2:
-                    fault("store restarted");
-                    server.restart();
-                    break;
                 case 3:
-                    fault("store paused");
-                    server.pause();
-                    Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
-                    server.resume();
+                    StoreFault storeFault = storeFaults.get((kind - 2) % storeFaults.size());
+                    fault(storeFault.name());
+                    storeFault.inflict(random);
                     break;
                 default:
                     Await.elapse(Duration.ofMillis(1_500));
@@ -123,15 +160,48 @@ final class ChaosRun {
         }
         String summary = "chaos on " + storeUrl + ": " + ids.length + " ids from " + incarnations
                 + " worker incarnations in " + duration.toSeconds() + " s; faults " + faults + "; duplicates "
-                + duplicates;
+                + duplicates + "; per worker " + perWorker();
         System.out.println(summary);
         assertTrue(ids.length > 10_000, summary);
         assertEquals(0, duplicates, summary);
         return summary;
     }
 
+    /**
+     * Counts each worker's ids (over all its incarnations) and finds its longest gap without an id, by the
+     * ids' own timestamps; a gap includes the nemesis's pauses and kills of that worker.
+     */
+    private String perWorker() throws IOException {
+        Map<String, String> figures = new TreeMap<>();
+        for (int index = 0; index < workers.length; index++) {
+            String prefix = "worker-" + index + "-";
+            List<Path> own = new ArrayList<>();
+            for (Path output : outputs) {
+                if (output.getFileName().toString().startsWith(prefix) && Files.exists(output)) {
+                    own.add(output);
+                }
+            }
+            long[] ids = read(own);
+            long[] millis = new long[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                millis[i] = dev.cosid.IdLayout.MILLISECOND.parse(ids[i]).timestampMillis();
+            }
+            Arrays.sort(millis);
+            long longest = 0;
+            for (int i = 1; i < millis.length; i++) {
+                longest = Math.max(longest, millis[i] - millis[i - 1]);
+            }
+            figures.put("worker-" + index, ids.length + " ids, longest gap " + longest + " ms");
+        }
+        return figures.toString();
+    }
+
     /** Reads every worker's ids into one array; a kill may cut the last id short, which is dropped. */
     private long[] merged() throws IOException {
+        return read(outputs);
+    }
+
+    private static long[] read(List<Path> outputs) throws IOException {
         long total = 0;
         for (Path output : outputs) {
             if (Files.exists(output)) {
