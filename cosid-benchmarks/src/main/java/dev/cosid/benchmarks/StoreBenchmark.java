@@ -13,8 +13,10 @@ import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.testkit.servers.MariaDbServer;
 import dev.cosid.testkit.servers.PostgresServer;
+import dev.cosid.testkit.servers.RedisCluster;
 import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ServerProcess;
+import dev.cosid.testkit.servers.ZooKeeperEnsemble;
 import dev.cosid.testkit.servers.ZooKeeperServer;
 import dev.cosid.time.Clock;
 import java.io.IOException;
@@ -43,7 +45,8 @@ import org.sqlite.SQLiteDataSource;
  * Lease operation latency (median, p99) and round trips per operation on every store, each on a
  * server the harness starts; then start-up storms of many runtimes on one namespace. Round trips are
  * counted: statements executed for the JDBC stores, the server's own command and packet counters for
- * Redis and ZooKeeper. Prints markdown tables.
+ * Redis and ZooKeeper (summed over the nodes of a Redis Cluster and the servers of a ZooKeeper
+ * ensemble). Prints markdown tables.
  */
 public final class StoreBenchmark {
 
@@ -60,13 +63,16 @@ public final class StoreBenchmark {
     /**
      * Runs the store benchmarks.
      *
-     * @param args operations per store (default 2000) and storm sizes (default 64,256,1024)
+     * @param args operations per store (default 2000), storm sizes (default 64,256,1024), and the stores to
+     *     measure by name, comma-separated (default all)
      * @throws Exception when a server cannot start
      */
     public static void main(String[] args) throws Exception {
         int operations = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int[] storms = args.length > 1 ? Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray()
                 : new int[] {64, 256, 1024};
+        Set<String> only = args.length > 2 && !args[2].isBlank() ? Set.of(args[2].split(",")) : null;
+        java.util.function.Predicate<String> wanted = name -> only == null || only.contains(name);
         Path dir = Files.createTempDirectory("cosid-bench");
         System.out.println("| store | acquire median | acquire p99 | renew median | renew p99 | release median | "
                 + "release p99 | round trips per acquire / renew / release |");
@@ -74,24 +80,53 @@ public final class StoreBenchmark {
         List<ServerProcess> servers = new ArrayList<>();
         try {
             List<Subject> subjects = new ArrayList<>();
-            subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
-            subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
-            PostgresServer postgres = PostgresServer.started();
-            servers.add(postgres);
-            subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
-            MariaDbServer mariadb = MariaDbServer.started();
-            servers.add(mariadb);
-            subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
-            RedisServer redis = RedisServer.started();
-            servers.add(redis);
-            // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
-            subjects.add(new Subject("Redis", LeaseStores.open(redis.url()),
-                    () -> serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_evalsha:calls=")
-                            + serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_eval:calls="), null));
-            ZooKeeperServer zookeeper = ZooKeeperServer.started();
-            servers.add(zookeeper);
-            subjects.add(new Subject("ZooKeeper", LeaseStores.open(zookeeper.url()),
-                    () -> serverCounter(zookeeper.port(), "srvr", "Received: "), null));
+            if (wanted.test("SQLite")) {
+                subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
+            }
+            if (wanted.test("H2")) {
+                subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
+            }
+            if (wanted.test("PostgreSQL")) {
+                PostgresServer postgres = PostgresServer.started();
+                servers.add(postgres);
+                subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
+            }
+            if (wanted.test("MariaDB")) {
+                MariaDbServer mariadb = MariaDbServer.started();
+                servers.add(mariadb);
+                subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
+            }
+            if (wanted.test("Redis")) {
+                RedisServer redis = RedisServer.started();
+                servers.add(redis);
+                // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
+                subjects.add(new Subject("Redis", LeaseStores.open(redis.url()), () -> scripts(List.of(redis.port())),
+                        null));
+            }
+            if (wanted.test("RedisCluster")) {
+                RedisCluster cluster = RedisCluster.started();
+                servers.add(cluster);
+                // every node's scripts: a redirected script would count on both nodes
+                subjects.add(new Subject("Redis Cluster (3 primaries, 3 replicas)", LeaseStores.open(cluster.url()),
+                        () -> scripts(cluster.ports()), null));
+            }
+            if (wanted.test("ZooKeeper")) {
+                ZooKeeperServer zookeeper = ZooKeeperServer.started();
+                servers.add(zookeeper);
+                subjects.add(new Subject("ZooKeeper", LeaseStores.open(zookeeper.url()),
+                        () -> serverCounter(zookeeper.port(), "srvr", "Received: "), null));
+            }
+            if (wanted.test("ZooKeeperEnsemble")) {
+                ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.started();
+                servers.add(ensemble);
+                // packets all three servers received, less the srvr probes of this counter (each counts itself)
+                long[] probes = {0};
+                subjects.add(new Subject("ZooKeeper ensemble (3 servers)", LeaseStores.open(ensemble.url()), () -> {
+                    probes[0] += ensemble.ports().size();
+                    return ensemble.ports().stream().mapToLong(port -> serverCounter(port, "srvr", "Received: ")).sum()
+                            - probes[0];
+                }, null));
+            }
             for (Subject subject : subjects) {
                 measure(subject, operations);
             }
@@ -99,7 +134,8 @@ public final class StoreBenchmark {
             System.out.println("| store | runtimes | time until all hold distinct slots | round trips per runtime start |");
             System.out.println("|---|---|---|---|");
             for (Subject subject : subjects) {
-                if (subject.name().equals("Redis") || subject.name().equals("PostgreSQL")) {
+                if (subject.name().equals("Redis") || subject.name().equals("PostgreSQL")
+                        || subject.name().startsWith("Redis Cluster")) {
                     for (int size : storms) {
                         storm(subject, size);
                     }
@@ -138,6 +174,16 @@ public final class StoreBenchmark {
         JdbcLeaseStore store = new JdbcLeaseStore(counting, dialect, name, true);
         return new Subject(name, store, counting.executions::get, dataSource instanceof AutoCloseable
                 ? (AutoCloseable) dataSource : null);
+    }
+
+    /** Scripts the Redis servers on these ports ran. */
+    private static long scripts(List<Integer> ports) {
+        long sum = 0;
+        for (int port : ports) {
+            sum += serverCounter(port, "INFO commandstats\r\n", "cmdstat_evalsha:calls=")
+                    + serverCounter(port, "INFO commandstats\r\n", "cmdstat_eval:calls=");
+        }
+        return sum;
     }
 
     private static long serverCounter(int port, String command, String field) {

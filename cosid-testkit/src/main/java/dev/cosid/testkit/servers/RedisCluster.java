@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  *
  * <p>As a {@link ServerProcess} the cluster stops, starts, pauses, resumes and kills all its nodes at
  * once; {@link #restartEmpty()} creates a new cluster on empty nodes. The cluster's own faults are
- * {@link #killPrimaryAndPromote(String)}, {@link #failover(String)} and {@link #moveSlot(String)}.
+ * {@link #killPrimaryAndPromote(String)}, {@link #failover(String)} and {@link #moveSlot(String, Runnable)}.
  *
  * <h2>Example</h2>
  * <pre>{@code

@@ -59,6 +59,11 @@ public final class ZooKeeperEnsemble extends ServerProcess {
                 .collect(Collectors.joining(","));
     }
 
+    /** Returns the client ports of the servers. */
+    public List<Integer> ports() {
+        return peers.stream().map(Peer::port).collect(Collectors.toList());
+    }
+
     /** Returns the number of servers. */
     public int size() {
         return peers.size();
