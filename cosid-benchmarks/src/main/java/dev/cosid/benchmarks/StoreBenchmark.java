@@ -14,8 +14,10 @@ import dev.cosid.lease.SlotLease;
 import dev.cosid.testkit.servers.EtcdCluster;
 import dev.cosid.testkit.servers.MariaDbServer;
 import dev.cosid.testkit.servers.PostgresServer;
+import dev.cosid.testkit.servers.RedisCluster;
 import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ServerProcess;
+import dev.cosid.testkit.servers.ZooKeeperEnsemble;
 import dev.cosid.testkit.servers.ZooKeeperServer;
 import dev.cosid.time.Clock;
 import java.io.IOException;
@@ -44,7 +46,8 @@ import org.sqlite.SQLiteDataSource;
  * Lease operation latency (median, p99) and round trips per operation on every store, each on a
  * server the harness starts; then start-up storms of many runtimes on one namespace. Round trips are
  * counted: statements executed for the JDBC stores, the server's own command and packet counters for
- * Redis and ZooKeeper, the gRPC calls every etcd member counts. Prints markdown tables.
+ * Redis and ZooKeeper (summed over the nodes of a Redis Cluster and the servers of a ZooKeeper
+ * ensemble), the gRPC calls every etcd member counts. Prints markdown tables.
  */
 public final class StoreBenchmark {
 
@@ -61,22 +64,76 @@ public final class StoreBenchmark {
     /**
      * Runs the store benchmarks.
      *
-     * @param args operations per store (default 2000), storm sizes (default 64,256,1024), and the names of
-     *     the stores to run alone, {@code sqlite} and {@code etcd} (default: every store)
+     * @param args operations per store (default 2000), storm sizes (default 64,256,1024), and the stores to
+     *     measure by name, comma-separated, any case: sqlite, h2, postgresql, mariadb, redis, rediscluster,
+     *     zookeeper, zookeeperensemble, etcd (default all)
      * @throws Exception when a server cannot start
      */
     public static void main(String[] args) throws Exception {
         int operations = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
         int[] storms = args.length > 1 ? Arrays.stream(args[1].split(",")).mapToInt(Integer::parseInt).toArray()
                 : new int[] {64, 256, 1024};
-        Set<String> only = args.length > 2 ? Set.of(args[2].toLowerCase(Locale.ROOT).split(",")) : null;
+        Set<String> only = args.length > 2 && !args[2].isBlank()
+                ? Set.of(args[2].toLowerCase(Locale.ROOT).split(",")) : null;
+        java.util.function.Predicate<String> wanted = name -> only == null
+                || only.contains(name.toLowerCase(Locale.ROOT));
         Path dir = Files.createTempDirectory("cosid-bench");
         System.out.println("| store | acquire median | acquire p99 | renew median | renew p99 | release median | "
                 + "release p99 | round trips per acquire / renew / release |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         List<ServerProcess> servers = new ArrayList<>();
         try {
-            List<Subject> subjects = only != null ? only(only, servers, dir) : all(servers, dir);
+            List<Subject> subjects = new ArrayList<>();
+            if (wanted.test("SQLite")) {
+                subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
+            }
+            if (wanted.test("H2")) {
+                subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
+            }
+            if (wanted.test("PostgreSQL")) {
+                PostgresServer postgres = PostgresServer.started();
+                servers.add(postgres);
+                subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
+            }
+            if (wanted.test("MariaDB")) {
+                MariaDbServer mariadb = MariaDbServer.started();
+                servers.add(mariadb);
+                subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
+            }
+            if (wanted.test("Redis")) {
+                RedisServer redis = RedisServer.started();
+                servers.add(redis);
+                // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
+                subjects.add(new Subject("Redis", LeaseStores.open(redis.url()), () -> scripts(List.of(redis.port())),
+                        null));
+            }
+            if (wanted.test("RedisCluster")) {
+                RedisCluster cluster = RedisCluster.started();
+                servers.add(cluster);
+                // every node's scripts: a redirected script would count on both nodes
+                subjects.add(new Subject("Redis Cluster (3 primaries, 3 replicas)", LeaseStores.open(cluster.url()),
+                        () -> scripts(cluster.ports()), null));
+            }
+            if (wanted.test("ZooKeeper")) {
+                ZooKeeperServer zookeeper = ZooKeeperServer.started();
+                servers.add(zookeeper);
+                subjects.add(new Subject("ZooKeeper", LeaseStores.open(zookeeper.url()),
+                        () -> serverCounter(zookeeper.port(), "srvr", "Received: "), null));
+            }
+            if (wanted.test("ZooKeeperEnsemble")) {
+                ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.started();
+                servers.add(ensemble);
+                // packets all three servers received, less the srvr probes of this counter (each counts itself)
+                long[] probes = {0};
+                subjects.add(new Subject("ZooKeeper ensemble (3 servers)", LeaseStores.open(ensemble.url()), () -> {
+                    probes[0] += ensemble.ports().size();
+                    return ensemble.ports().stream().mapToLong(port -> serverCounter(port, "srvr", "Received: ")).sum()
+                            - probes[0];
+                }, null));
+            }
+            if (wanted.test("etcd")) {
+                subjects.add(etcd(servers));
+            }
             for (Subject subject : subjects) {
                 measure(subject, operations);
             }
@@ -85,7 +142,7 @@ public final class StoreBenchmark {
             System.out.println("|---|---|---|---|");
             for (Subject subject : subjects) {
                 if (subject.name().equals("Redis") || subject.name().equals("PostgreSQL")
-                        || subject.name().equals("etcd")) {
+                        || subject.name().equals("etcd") || subject.name().startsWith("Redis Cluster")) {
                     for (int size : storms) {
                         storm(subject, size);
                     }
@@ -100,44 +157,6 @@ public final class StoreBenchmark {
         } finally {
             servers.forEach(ServerProcess::close);
         }
-    }
-
-    /** Every store, each on a server of its own. */
-    private static List<Subject> all(List<ServerProcess> servers, Path dir) {
-        List<Subject> subjects = new ArrayList<>();
-        subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
-        subjects.add(jdbc("H2 (file)", pool("jdbc:h2:" + dir.resolve("h2")), JdbcDialect.H2));
-        PostgresServer postgres = PostgresServer.started();
-        servers.add(postgres);
-        subjects.add(jdbc("PostgreSQL", pool(postgres.jdbcUrl()), JdbcDialect.POSTGRESQL));
-        MariaDbServer mariadb = MariaDbServer.started();
-        servers.add(mariadb);
-        subjects.add(jdbc("MariaDB", pool(mariadb.jdbcUrl()), JdbcDialect.MARIADB));
-        RedisServer redis = RedisServer.started();
-        servers.add(redis);
-        // commands a client sent: the scripts (their inner TIME/HGET/HSET run inside Redis)
-        subjects.add(new Subject("Redis", LeaseStores.open(redis.url()),
-                () -> serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_evalsha:calls=")
-                        + serverCounter(redis.port(), "INFO commandstats\r\n", "cmdstat_eval:calls="), null));
-        ZooKeeperServer zookeeper = ZooKeeperServer.started();
-        servers.add(zookeeper);
-        subjects.add(new Subject("ZooKeeper", LeaseStores.open(zookeeper.url()),
-                () -> serverCounter(zookeeper.port(), "srvr", "Received: "), null));
-        subjects.add(etcd(servers));
-        return subjects;
-    }
-
-    /** The stores named, for a run of some of them. */
-    private static List<Subject> only(Set<String> names, List<ServerProcess> servers, Path dir) {
-        List<Subject> subjects = new ArrayList<>();
-        for (String name : names) {
-            switch (name) {
-                case "sqlite" -> subjects.add(jdbc("SQLite", sqlite(dir.resolve("bench.db")), JdbcDialect.SQLITE));
-                case "etcd" -> subjects.add(etcd(servers));
-                default -> throw new IllegalArgumentException("only sqlite and etcd run alone, not '" + name + "'");
-            }
-        }
-        return subjects;
     }
 
     /** A three-member etcd cluster; its round trips are the unary gRPC calls its members started. */
@@ -184,6 +203,16 @@ public final class StoreBenchmark {
         JdbcLeaseStore store = new JdbcLeaseStore(counting, dialect, name, true);
         return new Subject(name, store, counting.executions::get, dataSource instanceof AutoCloseable
                 ? (AutoCloseable) dataSource : null);
+    }
+
+    /** Scripts the Redis servers on these ports ran. */
+    private static long scripts(List<Integer> ports) {
+        long sum = 0;
+        for (int port : ports) {
+            sum += serverCounter(port, "INFO commandstats\r\n", "cmdstat_evalsha:calls=")
+                    + serverCounter(port, "INFO commandstats\r\n", "cmdstat_eval:calls=");
+        }
+        return sum;
     }
 
     private static long serverCounter(int port, String command, String field) {

@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * Opens a lease store from its URL: {@code memory:}, and whatever the store modules on the class path
- * register ({@code cosid-jdbc}: {@code sqlite:} and {@code jdbc:}; {@code cosid-redis}: {@code redis://};
- * {@code cosid-zookeeper}: {@code zookeeper://}; {@code cosid-etcd}: {@code etcd://}).
+ * register ({@code cosid-jdbc}: {@code sqlite:} and {@code jdbc:}; {@code cosid-redis}: {@code redis://},
+ * {@code rediss://}, {@code redis-sentinel://} and {@code redis-cluster://}; {@code cosid-zookeeper}:
+ * {@code zookeeper://}; {@code cosid-etcd}: {@code etcd://}).
  *
  * <p>It also masks store URLs for messages. A URL of a syntax CosId knows shows its user but never a
  * password, in the user info or in any {@code password}, {@code pwd}, {@code secret} or {@code token}
@@ -40,7 +41,7 @@ public final class LeaseStores {
             Map.entry("jdbc:postgresql:", "cosid-jdbc"), Map.entry("jdbc:mariadb:", "cosid-jdbc"),
             Map.entry("jdbc:mysql:", "cosid-jdbc"), Map.entry("jdbc:h2:", "cosid-jdbc"),
             Map.entry("redis://", "cosid-redis"), Map.entry("rediss://", "cosid-redis"),
-            Map.entry("redis-sentinel://", "cosid-redis"),
+            Map.entry("redis-sentinel://", "cosid-redis"), Map.entry("redis-cluster://", "cosid-redis"),
             Map.entry("zookeeper://", "cosid-zookeeper"), Map.entry("etcd://", "cosid-etcd"));
     /** A parameter whose name says it holds a secret, in {@code ?a=b&c=d}, {@code ;a=b} and {@code (a=b)} forms. */
     private static final Pattern SECRET_PARAMETER = Pattern.compile(

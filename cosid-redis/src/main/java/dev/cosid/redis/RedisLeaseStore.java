@@ -13,13 +13,15 @@ import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -53,10 +55,10 @@ public final class RedisLeaseStore implements LeaseStore {
     /** The longest pause between two attempts to reconnect. */
     static final Duration RECONNECT_DELAY = Duration.ofSeconds(1);
 
-    private final RedisClient client;
+    private final AbstractRedisClient client;
     private final ClientResources resources;
-    private final StatefulRedisConnection<String, String> connection;
-    private final RedisCommands<String, String> commands;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterCommands<String, String> commands;
     private final String description;
     private final int waitReplicas;
     private final long waitTimeoutMillis;
@@ -69,16 +71,14 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitTimeoutMillis = waitTimeoutMillis;
         uri.setTimeout(TIMEOUT);
         uri.getSentinels().forEach(sentinel -> sentinel.setTimeout(TIMEOUT));
-        // a reconnection (after a restart or a Sentinel failover) retries within a second at most, where Lettuce's
-        // default backs off to 30 s: a keeper renews every ttl/3 and must find the store again within the lease
-        this.resources = DefaultClientResources.builder()
-                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
-                .build();
-        this.client = RedisClient.create(resources);
+        this.resources = resources();
+        RedisClient created = RedisClient.create(resources);
+        this.client = created;
+        StatefulRedisConnection<String, String> opened;
         try {
-            this.connection = client.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
+            opened = created.connect(io.lettuce.core.codec.StringCodec.UTF8, uri);
         } catch (RedisException e) {
-            client.shutdown(Duration.ZERO, TIMEOUT);
+            created.shutdown(Duration.ZERO, TIMEOUT);
             resources.shutdown(0, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             String refusal = authenticationRefusal(e);
             if (refusal != null) {
@@ -88,7 +88,23 @@ public final class RedisLeaseStore implements LeaseStore {
             throw new LeaseStoreException("cannot reach " + description + " within " + TIMEOUT.toMillis() + " ms: "
                     + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
-        this.commands = connection.sync();
+        this.connection = opened;
+        this.commands = opened.sync();
+    }
+
+    /**
+     * A store on a connection opened elsewhere, such as a Redis Cluster connection; closing the store
+     * closes the connection and shuts the client and its resources down.
+     */
+    RedisLeaseStore(AbstractRedisClient client, ClientResources resources, StatefulConnection<String, String> connection,
+                    RedisClusterCommands<String, String> commands, String description) {
+        this.client = client;
+        this.resources = resources;
+        this.connection = connection;
+        this.commands = commands;
+        this.description = description;
+        this.waitReplicas = 0;
+        this.waitTimeoutMillis = 0;
     }
 
     private RedisLeaseStore(RedisClient shared, String description) {
@@ -97,15 +113,17 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitTimeoutMillis = 0;
         this.client = null;
         this.resources = null;
+        StatefulRedisConnection<String, String> opened;
         try {
-            this.connection = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
+            opened = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
         } catch (RedisException e) {
             throw new LeaseStoreException("cannot reach " + description + ": "
                     + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
         // the application's client may wait a minute for a command; a keeper must fail in time and retry
-        connection.setTimeout(TIMEOUT);
-        this.commands = connection.sync();
+        opened.setTimeout(TIMEOUT);
+        this.connection = opened;
+        this.commands = opened.sync();
     }
 
     /**
@@ -123,8 +141,19 @@ public final class RedisLeaseStore implements LeaseStore {
                 java.util.Objects.requireNonNull(description, "description"));
     }
 
+    /**
+     * The client resources of a store's own client: a reconnection (after a restart or a failover) retries within
+     * a second at most, where Lettuce's default backs off to 30 s; a keeper renews every ttl/3 and must find the
+     * store again within the lease.
+     */
+    static ClientResources resources() {
+        return DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
+                .build();
+    }
+
     /** Returns the server's refusal of the credentials in a connection failure, or null when it is another fault. */
-    private static String authenticationRefusal(Throwable failure) {
+    static String authenticationRefusal(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
             String message = String.valueOf(cause.getMessage());
             for (String code : new String[] {"WRONGPASS", "NOAUTH", "NOPERM", "ERR AUTH", "ERR invalid password",
@@ -286,6 +315,8 @@ public final class RedisLeaseStore implements LeaseStore {
         connection.close();
         if (client != null) {
             client.shutdown(Duration.ZERO, TIMEOUT);
+        }
+        if (resources != null) {
             resources.shutdown(0, TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         }
     }

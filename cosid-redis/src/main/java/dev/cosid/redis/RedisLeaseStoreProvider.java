@@ -12,7 +12,9 @@ import java.util.Map;
  * Opens Redis stores: {@code redis://[user:password@]host:port[/db][?waitReplicas=N&waitTimeout=MS]}, and
  * behind Redis Sentinel, in Lettuce's syntax,
  * {@code redis-sentinel://[:password@]host:port[,host:port...][/db][?options]#primaryName}: the store
- * asks the sentinels for the primary of that name and, after a failover, reconnects to the new one.
+ * asks the sentinels for the primary of that name and, after a failover, reconnects to the new one; and
+ * Redis Cluster stores: {@code redis-cluster://[[user]:password@]host:port[,host:port...]} (see
+ * {@link RedisClusterStores}).
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -29,11 +31,14 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
 
     @Override
     public List<String> prefixes() {
-        return List.of("redis://", "rediss://", SENTINEL);
+        return List.of("redis://", "rediss://", SENTINEL, RedisClusterStores.PREFIX);
     }
 
     @Override
     public LeaseStore open(String url) {
+        if (url.regionMatches(true, 0, RedisClusterStores.PREFIX, 0, RedisClusterStores.PREFIX.length())) {
+            return RedisClusterStores.open(url);
+        }
         boolean sentinel = url.regionMatches(true, 0, SENTINEL, 0, SENTINEL.length());
         String primaryName = null;
         String rest = url;

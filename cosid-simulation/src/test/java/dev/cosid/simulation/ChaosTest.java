@@ -4,8 +4,10 @@ import dev.cosid.testkit.Await;
 import dev.cosid.testkit.servers.EtcdCluster;
 import dev.cosid.testkit.servers.PostgresServer;
 import dev.cosid.testkit.servers.PostgresStandbyPair;
+import dev.cosid.testkit.servers.RedisCluster;
 import dev.cosid.testkit.servers.RedisSentinelGroup;
 import dev.cosid.testkit.servers.RedisServer;
+import dev.cosid.testkit.servers.ZooKeeperEnsemble;
 import dev.cosid.testkit.servers.ZooKeeperServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * A chaos run per server store: {@code cosid.chaos.seconds} each (15 by default, 30 for the failover runs;
  * raise it for a long run). Fails on any duplicate id; the failover runs under asynchronous replication do
  * so only with the takeover guard on (the default here), and otherwise report the duplicates they found.
+ * The clusters' runs replace the whole-store faults by a member's: an etcd member (the leader or a
+ * follower) killed or paused; a Redis Cluster primary killed and its replica promoted, or the namespace's
+ * slot moved to another primary; one ZooKeeper server (the leader or a follower) killed and restarted.
  */
 class ChaosTest {
 
@@ -147,6 +152,37 @@ class ChaosTest {
             Await.elapse(Duration.ofMillis(1_000 + random.nextInt(2_000)));
             member.resume();
             return "etcd " + (leader ? "leader" : "follower") + " paused (SIGSTOP/SIGCONT)";
+        }
+    }
+
+    /** The namespace every chaos worker uses: its keys live in this key's hash slot. */
+    private static final String CHAOS_SLOTS_KEY = "cosid:{chaos}:slots";
+
+    @Test
+    void redisCluster() throws Exception {
+        try (RedisCluster cluster = RedisCluster.started()) {
+            // Redis Cluster replicates asynchronously: a killed primary can take the last renewals with it
+            new ChaosRun(List.of(
+                    ChaosRun.StoreFault.of("cluster primary killed (SIGKILL), its replica promoted",
+                            random -> cluster.killPrimaryAndPromote(CHAOS_SLOTS_KEY)),
+                    ChaosRun.StoreFault.of("namespace slot moved to another primary (resharding)",
+                            random -> cluster.moveSlot(CHAOS_SLOTS_KEY,
+                                    () -> Await.elapse(Duration.ofMillis(200 + random.nextInt(800)))))),
+                    cluster.url(), dir, 4, 4).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD)
+                    .run(duration());
+        }
+    }
+
+    @Test
+    void zookeeperEnsemble() throws Exception {
+        try (ZooKeeperEnsemble ensemble = ZooKeeperEnsemble.started()) {
+            new ChaosRun(List.of(
+                    ChaosRun.StoreFault.of("zookeeper leader killed (SIGKILL) and restarted",
+                            random -> ensemble.killAndRestart(ensemble.leader())),
+                    ChaosRun.StoreFault.of("zookeeper follower killed (SIGKILL) and restarted",
+                            random -> ensemble.killAndRestart((ensemble.leader() + 1 + random.nextInt(2))
+                                    % ensemble.size()))),
+                    ensemble.url(), dir, 5, 4).run(duration());
         }
     }
 }
