@@ -246,6 +246,14 @@ public final class CosIdRuntime implements AutoCloseable {
         return store.read(namespace);
     }
 
+    /**
+     * Returns how far ahead of the clock a generator's unit may start ({@link Builder#maxLead(Duration)});
+     * zero when generators wait for the clock.
+     */
+    public Duration maxLead() {
+        return Duration.ofMillis(maxLeadMillis);
+    }
+
     /** Returns the namespace. */
     public String namespace() {
         return namespace;
