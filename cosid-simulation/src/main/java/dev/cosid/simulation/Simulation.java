@@ -157,7 +157,7 @@ public final class Simulation {
             // units of 4,096 or 512 ids, so a burst of thousands runs ahead of the clock
             layout = extra.nextBoolean() ? IdLayout.MILLISECOND : IdLayout.SAFE_JS_MILLISECOND;
             maxLead = Duration.ofMillis(extra.nextInt(4) == 0 ? 1 + extra.nextInt(5) : 1 + extra.nextInt(1_000));
-            burst = 2_000 + extra.nextInt(18_000);
+            burst = 2_000 + extra.nextInt(10_000);
             burstEvery = Duration.ofMillis(150 + extra.nextInt(850)).toNanos();
         }
         long tick = 0;

@@ -63,19 +63,19 @@ class SimulationTest {
 
     /**
      * Seeds with a lead and bursts that use it, with a ticking clock that lags, steps and stalls, and with
-     * both ({@code cosid.sim.variant-seeds} per variant, default 15; one with {@code cosid.sim.variant}
-     * and {@code cosid.sim.seed}): no id twice, none outside its window, none further ahead of its
-     * generator's clock than the lead.
+     * both ({@code cosid.sim.variant-seeds} per variant, default 8, of {@code cosid.sim.variant-seconds}
+     * virtual time, default 10; one with {@code cosid.sim.variant} and {@code cosid.sim.seed}): no id
+     * twice, none outside its window, none further ahead of its generator's clock than the lead.
      */
     @Test
     void seedsWithALeadAndATickingClockRepeatNoIdLeaveNoWindowAndKeepTheLead() {
-        long seconds = property("cosid.sim.seconds", 20);
+        long seconds = property("cosid.sim.variant-seconds", 10);
         long single = property("cosid.sim.seed", -1);
         String only = System.getProperty("cosid.sim.variant", "");
         List<Simulation.Variant> variants = only.isBlank()
                 ? List.of(Simulation.Variant.LEAD, Simulation.Variant.TICKING, Simulation.Variant.LEAD_TICKING)
                 : List.of(Simulation.Variant.valueOf(only.trim()));
-        long seeds = single >= 0 ? 1 : property("cosid.sim.variant-seeds", 15);
+        long seeds = single >= 0 ? 1 : property("cosid.sim.variant-seeds", 8);
         long first = single >= 0 ? single : 1;
         List<String> failures = new ArrayList<>();
         for (Simulation.Variant variant : variants) {
@@ -92,7 +92,7 @@ class SimulationTest {
                 if (!report.violations().isEmpty()) {
                     failures.add(variant + " seed " + seed + ": " + report.violations().get(0) + "\n  replay: mvn -pl "
                             + "cosid-simulation -am verify -Dsurefire.failIfNoSpecifiedTests=false -Dtest=SimulationTest"
-                            + " -Dcosid.sim.variant=" + variant + " -Dcosid.sim.seed=" + seed + " -Dcosid.sim.seconds="
+                            + " -Dcosid.sim.variant=" + variant + " -Dcosid.sim.seed=" + seed + " -Dcosid.sim.variant-seconds="
                             + seconds);
                 }
             }
