@@ -50,7 +50,7 @@ final class ChaosRun {
         Path out = dir.resolve("worker-" + index + "-" + incarnations++ + ".ids");
         outputs.add(out);
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        return new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
                 Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString())
                 .redirectErrorStream(true)
