@@ -33,6 +33,8 @@ final class Configuration {
             Map.entry("cosid.bits", (b, v) -> b.bits(Integer.parseInt(v.trim()))),
             Map.entry("cosid.preferred-slot", (b, v) -> b.preferredSlot(Integer.parseInt(v.trim()))),
             Map.entry("cosid.max-wait", (b, v) -> b.maxWait(Durations.parse(v))),
+            Map.entry("cosid.max-lead", (b, v) -> b.maxLead(Durations.parse(v))),
+            Map.entry("cosid.ticking-clock", (b, v) -> b.tickingClock(bool(v))),
             Map.entry("cosid.acquire-timeout", (b, v) -> b.acquireTimeout(Durations.parse(v))),
             Map.entry("cosid.cold-start-guard", (b, v) -> b.coldStartGuard(bool(v))),
             Map.entry("cosid.takeover-guard", (b, v) -> b.takeoverGuard(bool(v))),

@@ -14,6 +14,7 @@ import dev.cosid.lease.SlotTable;
 import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import dev.cosid.time.Scheduler;
+import dev.cosid.time.TickingClock;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -53,6 +54,11 @@ public final class CosIdRuntime implements AutoCloseable {
     private final int bits;
     private final Clock clock;
     private final long maxWaitNanos;
+    private final long maxLeadMillis;
+    /** The clock generators read: the runtime's, or a ticking clock over it. */
+    private final Clock generatorClock;
+    /** A ticking clock this runtime started and stops at close; null when none or the shared one. */
+    private final TickingClock ownedTickingClock;
     private final long acquireTimeoutNanos;
     private final SlotKeeper keeper;
     private final LeaseStore store;
@@ -69,6 +75,17 @@ public final class CosIdRuntime implements AutoCloseable {
         this.bits = builder.bits;
         this.clock = builder.clock;
         this.maxWaitNanos = builder.maxWait.toNanos();
+        this.maxLeadMillis = builder.maxLead.toMillis();
+        if (!builder.tickingClock || builder.clock instanceof TickingClock) {
+            this.generatorClock = builder.clock;
+            this.ownedTickingClock = null;
+        } else if (builder.clock == Clock.system()) {
+            this.generatorClock = Clock.ticking();
+            this.ownedTickingClock = null;
+        } else {
+            this.ownedTickingClock = TickingClock.start(builder.clock, Duration.ofMillis(1));
+            this.generatorClock = ownedTickingClock;
+        }
         this.acquireTimeoutNanos = (builder.acquireTimeout == null ? builder.ttl : builder.acquireTimeout).toNanos();
         this.keeper = keeper;
         this.store = store;
@@ -130,7 +147,8 @@ public final class CosIdRuntime implements AutoCloseable {
             if (existing != null) {
                 return existing;
             }
-            LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, clock, maxWaitNanos);
+            LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, generatorClock, maxWaitNanos,
+                    maxLeadMillis);
             generators.put(name, created);
             listener.onGeneratorCreated(created);
             return created;
@@ -228,6 +246,14 @@ public final class CosIdRuntime implements AutoCloseable {
         return store.read(namespace);
     }
 
+    /**
+     * Returns how far ahead of the clock a generator's unit may start ({@link Builder#maxLead(Duration)});
+     * zero when generators wait for the clock.
+     */
+    public Duration maxLead() {
+        return Duration.ofMillis(maxLeadMillis);
+    }
+
     /** Returns the namespace. */
     public String namespace() {
         return namespace;
@@ -253,6 +279,9 @@ public final class CosIdRuntime implements AutoCloseable {
             lastIssued = Math.max(lastIssued, generator.close());
         }
         keeper.release(lastIssued);
+        if (ownedTickingClock != null) {
+            ownedTickingClock.close();
+        }
         if (ownsScheduler) {
             scheduler.close();
         }
@@ -310,6 +339,8 @@ public final class CosIdRuntime implements AutoCloseable {
         private int bits = 10;
         private Integer preferredSlot;
         private Duration maxWait = Duration.ofSeconds(1);
+        private Duration maxLead = Duration.ZERO;
+        private boolean tickingClock;
         private Duration acquireTimeout;
         private Clock clock = Clock.system();
         private Scheduler scheduler;
@@ -424,6 +455,38 @@ public final class CosIdRuntime implements AutoCloseable {
          */
         public Builder maxWait(Duration maxWait) {
             this.maxWait = maxWait;
+            return this;
+        }
+
+        /**
+         * Lets a generator whose unit is used up move on to the next unit before the clock reaches it,
+         * while that unit starts at most this long after the clock's reading and ends at or before the
+         * lease's ceiling: a burst borrows milliseconds of its own window instead of waiting for them.
+         * Default zero (wait for the clock), at most {@link Limits#MAX_LEAD_MAX}; {@code cosid.max-lead}.
+         * Ids then carry timestamps up to this far ahead of the clock, and a release may hand on a
+         * millisecond that is still in the future (the next holder starts after it).
+         *
+         * @param maxLead how far ahead of the clock a unit may start
+         * @return this builder
+         */
+        public Builder maxLead(Duration maxLead) {
+            this.maxLead = maxLead;
+            return this;
+        }
+
+        /**
+         * Lets generators read the wall clock from a {@link TickingClock} (one volatile load per id)
+         * instead of asking the operating system; default off, {@code cosid.ticking-clock}. With the
+         * system clock this is the JVM's shared {@link Clock#ticking()}; with another clock, a ticking
+         * clock of the runtime's own, stopped at close. Timestamps then lag the clock by about a
+         * millisecond (more when the host starves the ticking thread); uniqueness does not depend on it.
+         * The keeper keeps reading the clock itself.
+         *
+         * @param enabled whether generators read a ticking clock
+         * @return this builder
+         */
+        public Builder tickingClock(boolean enabled) {
+            this.tickingClock = enabled;
             return this;
         }
 
@@ -554,8 +617,8 @@ public final class CosIdRuntime implements AutoCloseable {
         /**
          * Applies configuration keys: {@code cosid.namespace}, {@code cosid.store}, {@code cosid.owner-key},
          * {@code cosid.ttl}, {@code cosid.tolerance}, {@code cosid.bits}, {@code cosid.preferred-slot},
-         * {@code cosid.max-wait}, {@code cosid.acquire-timeout}, {@code cosid.cold-start-guard},
-         * {@code cosid.takeover-guard}, {@code cosid.machine.static.slot},
+         * {@code cosid.max-wait}, {@code cosid.max-lead}, {@code cosid.ticking-clock}, {@code cosid.acquire-timeout},
+         * {@code cosid.cold-start-guard}, {@code cosid.takeover-guard}, {@code cosid.machine.static.slot},
          * {@code cosid.machine.static.state-file}, {@code cosid.machine.static.ahead},
          * {@code cosid.machine.static.not-before}, {@code cosid.machine.static.allow-future-not-before}.
          * Durations are ISO-8601 ({@code PT10S}) or {@code 10s}, {@code 500ms}, {@code 2m}; instants are
@@ -644,6 +707,7 @@ public final class CosIdRuntime implements AutoCloseable {
                 Namespaces.requireSlot(preferredSlot, settings.limit);
             }
             Limits.check("maxWait", maxWait, Duration.ZERO, Limits.MAX_WAIT_MAX);
+            Limits.check("maxLead", maxLead, Duration.ZERO, Limits.MAX_LEAD_MAX);
             settings.acquireTimeout = acquireTimeout == null ? ttl : acquireTimeout;
             Limits.check("acquireTimeout", settings.acquireTimeout, Duration.ZERO, Limits.ACQUIRE_TIMEOUT_MAX);
             if (staticSlot != null) {

@@ -16,6 +16,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * issued id is exact. Because the word holds the slot too, ids stay strictly increasing across a
  * change of slot: a new slot never issues below the last id.
  *
+ * <p>With a lead ({@code maxLead > 0}), a generator whose unit is used up may move on to the next unit
+ * before the clock reaches it, while that unit starts at most {@code maxLead} after the clock's
+ * reading and ends at or before the ceiling: a burst borrows milliseconds only from its own window.
+ * The state word, the release and the state file need nothing else: the last issued millisecond is
+ * the end of the word's unit wherever the clock is.
+ *
  * <p>Counting is off the hot path: the ids of a unit are added up when a reservation moves on to
  * another unit, and the current unit's count is its last sequence + 1, read off the state word.
  */
@@ -38,6 +44,8 @@ final class LeasedSnowflake implements SnowflakeId {
     private final SlotKeeper keeper;
     private final Clock clock;
     private final long maxWaitNanos;
+    /** How far past the clock's reading a new unit may start; 0 waits for the clock. */
+    private final long leadMillis;
     private final long epoch;
     private final long unitMillis;
     private final int sequenceBits;
@@ -56,11 +64,17 @@ final class LeasedSnowflake implements SnowflakeId {
     private final AtomicLongArray refusals = new AtomicLongArray(IdUnavailableException.Reason.values().length);
 
     LeasedSnowflake(String name, IdLayout layout, SlotKeeper keeper, Clock clock, long maxWaitNanos) {
+        this(name, layout, keeper, clock, maxWaitNanos, 0);
+    }
+
+    LeasedSnowflake(String name, IdLayout layout, SlotKeeper keeper, Clock clock, long maxWaitNanos,
+                    long leadMillis) {
         this.name = name;
         this.layout = layout;
         this.keeper = keeper;
         this.clock = clock;
         this.maxWaitNanos = maxWaitNanos;
+        this.leadMillis = leadMillis;
         this.epoch = layout.epochMillis();
         this.unitMillis = layout.unitMillis();
         this.sequenceBits = layout.sequenceBits();
@@ -102,6 +116,8 @@ final class LeasedSnowflake implements SnowflakeId {
         // has reached, on the leased slot, inside the window (checked for that unit). The closed bit
         // fails the comparison; a cached window of an older binding fails the binding test. The clock
         // is read before the word, so a lost CAS retries at once: the winner took the sequence before.
+        // A word whose unit lies past the clock's (entered under a lead, or before the clock stepped
+        // back) is continued while that unit lies inside the window, as reserve() would.
         long nowUnit = unitOf(clock.nowMillis());
         Bounds window = bounds;
         if (window != null && window.binding == keeper.binding && nowUnit >= window.minUnit
@@ -109,8 +125,10 @@ final class LeasedSnowflake implements SnowflakeId {
             long expected = (nowUnit << timestampShift) | window.slotPart;
             for (;;) {
                 long current = state.getVolatile();
-                // ~sequenceMask keeps the closed, unit and slot bits
-                if ((current & ~sequenceMask) != expected || (current & sequenceMask) == 0) {
+                // ~sequenceMask keeps the closed, unit and slot bits; a closed word is negative
+                long high = current & ~sequenceMask;
+                if ((high != expected && (high < expected || high > window.maxHigh
+                        || (high & window.slotField) != window.slotPart)) || (current & sequenceMask) == 0) {
                     break;
                 }
                 if (state.compareAndSet(current, current + 1)) {
@@ -159,6 +177,8 @@ final class LeasedSnowflake implements SnowflakeId {
             }
             long now = clock.nowMillis();
             long nowUnit = unitOf(now);
+            // the last unit that starts at most leadMillis after now
+            long leadUnit = leadMillis == 0 ? nowUnit : unitOf(now + leadMillis);
             long unit;
             long sequence = 0;
             long lastUnit = Long.MIN_VALUE;
@@ -178,10 +198,18 @@ final class LeasedSnowflake implements SnowflakeId {
                     sequence = lastSequence + 1;
                 } else {
                     unit = lastUnit + 1;
-                    if (unit > nowUnit) {
-                        held = nowUnit < lastUnit ? HELD_CLOCK_BEHIND : HELD_SEQUENCE;
+                    if (unit > leadUnit) {
+                        // at the lead's end the sequence holds; past it, the clock stepped back
+                        held = leadUnit < lastUnit ? HELD_CLOCK_BEHIND : HELD_SEQUENCE;
                     }
                 }
+            }
+            if (held == HELD_NONE && unit < window.minUnit && window.minUnit <= leadUnit) {
+                // a floor a little ahead of the clock (a release that handed on a led millisecond):
+                // its first unit is within the lead. Never taken without a lead: then leadUnit is nowUnit,
+                // and a unit below the floor is below the clock's too
+                unit = window.minUnit;
+                sequence = 0;
             }
             if (held == HELD_NONE) {
                 if (unit < window.minUnit) {
@@ -316,7 +344,8 @@ final class LeasedSnowflake implements SnowflakeId {
             default:
                 return new IdUnavailableException(IdUnavailableException.Reason.SEQUENCE, where + "held by the sequence: all " + (sequenceMask + 1)
                         + " ids of the unit " + layout.startOf(lastUnit) + ".." + layout.endOf(lastUnit)
-                        + " ms are issued and the clock at " + now + " ms has not reached the next unit" + waited);
+                        + " ms are issued and the clock at " + now + " ms has not reached the next unit"
+                        + (leadMillis == 0 ? "" : " nor come within the lead of " + leadMillis + " ms of it") + waited);
         }
     }
 
@@ -329,6 +358,10 @@ final class LeasedSnowflake implements SnowflakeId {
         final long minUnit;
         /** The last unit that ends at or before the ceiling. */
         final long maxUnit;
+        /** The unit and slot bits of the last unit's ids: the largest high part the fast path continues. */
+        final long maxHigh;
+        /** The slot bits of a word. */
+        final long slotField;
 
         Bounds(Binding binding) {
             this.binding = binding;
@@ -338,6 +371,8 @@ final class LeasedSnowflake implements SnowflakeId {
             this.minUnit = Math.max(0, Math.floorDiv(lease.floor() - epoch, unitMillis) + 1);
             this.maxUnit = Math.min(lastUsableUnit,
                     Math.floorDiv(lease.ceiling() - epoch - unitMillis + 1, unitMillis));
+            this.maxHigh = maxUnit < 0 ? -1 : (maxUnit << timestampShift) | slotPart;
+            this.slotField = slotMask << sequenceBits;
         }
     }
 }

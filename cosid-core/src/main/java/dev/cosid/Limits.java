@@ -15,6 +15,7 @@ import java.time.Instant;
  * <tr><td>ttl</td><td>3 ms</td><td>24 h</td></tr>
  * <tr><td>tolerance</td><td>0</td><td>1 h</td></tr>
  * <tr><td>maxWait</td><td>0</td><td>24 h</td></tr>
+ * <tr><td>maxLead</td><td>0</td><td>1 min</td></tr>
  * <tr><td>acquireTimeout</td><td>0</td><td>366 days</td></tr>
  * <tr><td>ahead (static slot)</td><td>2 ms</td><td>24 h</td></tr>
  * <tr><td>notBefore (static slot)</td><td>1970-01-01T00:00:00Z</td><td>1 day past the clock, or
@@ -38,6 +39,11 @@ public final class Limits {
     public static final Duration TOLERANCE_MAX = Duration.ofHours(1);
     /** The longest wait of one {@code nextId()}. */
     public static final Duration MAX_WAIT_MAX = Duration.ofHours(24);
+    /**
+     * The farthest a unit may start past the clock under {@code maxLead}: ids further ahead would carry
+     * misleading timestamps, and a release hands the next holder a floor up to this far in the future.
+     */
+    public static final Duration MAX_LEAD_MAX = Duration.ofMinutes(1);
     /** The longest start-up wait for a free slot. */
     public static final Duration ACQUIRE_TIMEOUT_MAX = Duration.ofDays(366);
     /** The shortest extent a static slot's ceiling is written ahead of the clock. */

@@ -28,7 +28,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Ids per second of our generator and the peers, measured side by side in one run. The default
  * layouts are bound by their 12-bit sequence: 4,096,000 ids/s. The wide layouts (21-bit sequence)
- * show the per-id cost when that limit does not bind.
+ * show the per-id cost when that limit does not bind. The {@code Ticking} variants read the wall clock
+ * from {@code Clock.ticking()}; {@code oursLead} may run up to a second ahead of the clock
+ * ({@code maxLead}), which a steady stream uses up within the first second.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -40,8 +42,14 @@ public class GeneratorBenchmark {
 
     private CosIdRuntime runtime;
     private CosIdRuntime wideRuntime;
+    private CosIdRuntime tickingRuntime;
+    private CosIdRuntime wideTickingRuntime;
+    private CosIdRuntime leadRuntime;
     private SnowflakeId ours;
     private SnowflakeId oursWide;
+    private SnowflakeId oursTicking;
+    private SnowflakeId oursWideTicking;
+    private SnowflakeId oursLead;
     private MillisecondSnowflakeId cosid2;
     private SnowflakeIdGenerator agrona;
     private SnowflakeIdGenerator agronaWide;
@@ -57,6 +65,15 @@ public class GeneratorBenchmark {
         wideRuntime = CosIdRuntime.builder().namespace("wide").store(new InMemoryLeaseStore()).bits(1)
                 .ttl(Duration.ofMinutes(5)).start();
         oursWide = wideRuntime.snowflake("wide", WIDE);
+        tickingRuntime = CosIdRuntime.builder().namespace("ticking").store(new InMemoryLeaseStore())
+                .ttl(Duration.ofMinutes(5)).tickingClock(true).start();
+        oursTicking = tickingRuntime.snowflake("ticking");
+        wideTickingRuntime = CosIdRuntime.builder().namespace("wide-ticking").store(new InMemoryLeaseStore()).bits(1)
+                .ttl(Duration.ofMinutes(5)).tickingClock(true).start();
+        oursWideTicking = wideTickingRuntime.snowflake("wide", WIDE);
+        leadRuntime = CosIdRuntime.builder().namespace("lead").store(new InMemoryLeaseStore())
+                .ttl(Duration.ofMinutes(5)).maxLead(Duration.ofSeconds(1)).start();
+        oursLead = leadRuntime.snowflake("lead");
         cosid2 = new MillisecondSnowflakeId(1);
         agrona = new SnowflakeIdGenerator(1);
         agronaWide = new SnowflakeIdGenerator(1, 21, 1, IdLayout.COSID_EPOCH_MILLIS, SystemEpochClock.INSTANCE);
@@ -69,6 +86,9 @@ public class GeneratorBenchmark {
     public void tearDown() {
         runtime.close();
         wideRuntime.close();
+        tickingRuntime.close();
+        wideTickingRuntime.close();
+        leadRuntime.close();
     }
 
     @Benchmark
@@ -85,6 +105,21 @@ public class GeneratorBenchmark {
     @Benchmark
     public long oursWide() {
         return oursWide.nextId();
+    }
+
+    @Benchmark
+    public long oursTicking() {
+        return oursTicking.nextId();
+    }
+
+    @Benchmark
+    public long oursWideTicking() {
+        return oursWideTicking.nextId();
+    }
+
+    @Benchmark
+    public long oursLead() {
+        return oursLead.nextId();
     }
 
     @Benchmark

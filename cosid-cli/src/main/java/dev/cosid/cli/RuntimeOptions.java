@@ -58,6 +58,17 @@ final class RuntimeOptions {
                     + "still use; costs one wait of ttl + tolerance on a taken-over slot only (docs/stores.md)")
     boolean takeoverGuard;
 
+    @Option(names = "--max-lead", paramLabel = "D", converter = Durations.class, defaultValue = "0ms",
+            description = "how far ahead of the clock a used-up millisecond may move on, inside the lease's window: "
+                    + "bursts beyond 4,096 ids a millisecond go at once; 0 waits for the clock, at most 1m "
+                    + "(default: ${DEFAULT-VALUE})")
+    Duration maxLead;
+
+    @Option(names = "--ticking-clock",
+            description = "read the wall clock from one thread that refreshes it every millisecond (a memory read "
+                    + "per id instead of a system call); timestamps lag the clock by about a millisecond")
+    boolean tickingClock;
+
     @Option(names = "--bits", paramLabel = "N",
             description = "slot bits of the namespace, at most the layout's (default: 10, or the layout's slot "
                     + "bits when fewer: 3 for the SAFE_JS layouts)")
@@ -104,6 +115,8 @@ final class RuntimeOptions {
                 .ttl(ttl)
                 .tolerance(tolerance)
                 .bits(slotBits(IdLayout.preset(layoutName)))
+                .maxLead(maxLead)
+                .tickingClock(tickingClock)
                 .listener(listener);
         if (ownerKey != null) {
             builder.ownerKey(ownerKey);

@@ -38,7 +38,7 @@ class LeaderCommandTest {
 
     private Process leader(String member) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
+        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
                 "leader", "--bootstrap", bootstrap(), "--role", "controller", "--member", member,
                 "--lease", LEASE + "ms", "--renew", "2s", "--stagger", STAGGER + "ms", "--retry", RETRY + "ms")
                 .redirectOutput(dir.resolve(member + ".out").toFile())

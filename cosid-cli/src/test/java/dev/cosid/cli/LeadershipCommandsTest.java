@@ -106,7 +106,7 @@ class LeadershipCommandsTest {
 
     private Process leader(String role, String member, String lease, String renew) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
+        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
                 "leader", "--bootstrap", bootstrap(), "--role", role, "--member", member,
                 "--lease", lease, "--renew", renew, "--stagger", "1s", "--retry", "200ms")
                 .redirectOutput(dir.resolve(member + ".out").toFile())

@@ -37,7 +37,7 @@ class OutputTest {
 
     private static List<String> cosid(String... args) {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName()));
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName()));
         command.addAll(List.of(args));
         return command;
     }

@@ -60,7 +60,7 @@ class ServeProcessTest {
 
     private Served serve(String name, boolean tokenFromEnvironment) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 CosIdCommand.class.getName(), "serve", "--port", "0", "--store", store(), "--ttl", "10s"));
         ProcessBuilder builder = new ProcessBuilder(command);
         if (tokenFromEnvironment) {

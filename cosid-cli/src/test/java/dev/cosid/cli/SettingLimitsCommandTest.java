@@ -54,6 +54,31 @@ class SettingLimitsCommandTest {
     }
 
     @Test
+    void aMaxLeadPastAMinuteExitsTwoAndTouchesNoStore() {
+        assertBadInput(Cli.run("generate", "--max-lead", "2m", "--store", store()),
+                "cosid generate: maxLead of 2 min is longer than the most, 1 min");
+        assertFalse(Files.exists(dir.resolve("cosid.db")));
+    }
+
+    @Test
+    void aBurstWithMaxLeadAndTheTickingClockRunsAheadOfTheClockWithinTheLead() {
+        Cli run = Cli.run("generate", "--count", "20000", "--max-lead", "1s", "--ticking-clock", "--store", store());
+        long clockAfter = Clock.system().nowMillis();
+        assertEquals(0, run.status(), run.err());
+        List<String> lines = run.out().lines().toList();
+        assertEquals(20_000, lines.size());
+        long previous = -1;
+        for (String line : lines) {
+            long id = Long.parseLong(line);
+            assertTrue(id > previous, "ids increase");
+            previous = id;
+        }
+        long last = IdLayout.MILLISECOND.parse(previous).timestampMillis();
+        assertTrue(last <= clockAfter + 1_000, "the last id at " + last + " ms leads the clock at " + clockAfter
+                + " ms by at most the lead");
+    }
+
+    @Test
     void aHugeAheadExitsTwoAndWritesNoStateFile() {
         Path state = dir.resolve("state");
         assertBadInput(Cli.run("generate", "--static-slot", "1", "--state-file", state.toString(), "--ahead",

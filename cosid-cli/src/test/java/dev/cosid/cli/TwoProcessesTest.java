@@ -32,7 +32,7 @@ class TwoProcessesTest {
 
     private Process generate(String name, String... amount) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 CosIdCommand.class.getName(), "generate", "--rate", "50000",
                 "--store", "sqlite:" + dir.resolve("cosid.db")));
         command.addAll(List.of(amount));

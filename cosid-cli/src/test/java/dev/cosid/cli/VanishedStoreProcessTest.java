@@ -55,7 +55,7 @@ class VanishedStoreProcessTest {
 
     private Process cosid(String name, String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName()));
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command)
                 .redirectOutput(dir.resolve(name + ".out").toFile())

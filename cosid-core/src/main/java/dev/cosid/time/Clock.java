@@ -36,6 +36,17 @@ public interface Clock {
     }
 
     /**
+     * Returns the JVM's shared ticking clock: the wall clock refreshed about once a millisecond by one
+     * daemon thread, read as a volatile load. It lags the system clock by up to a millisecond plus the
+     * thread's scheduling delay; see {@link TickingClock} for the lifecycle.
+     *
+     * @return the shared ticking clock, started on first use
+     */
+    static TickingClock ticking() {
+        return TickingClock.shared();
+    }
+
+    /**
      * Returns a clock that reads another clock's wall time plus an offset: a host whose clock is
      * wrong, for tests, chaos runs and simulations.
      *

@@ -251,7 +251,10 @@ final class HttpApi {
         SlotLease lease = runtime.lease();
         long now = clock.nowMillis();
         long unit = layout.unitOf(now);
-        if (layout.startOf(unit) <= lease.floor() || layout.endOf(unit) > lease.ceiling()) {
+        // under a lead, a floor up to maxLead past the clock (a release that handed on a led millisecond)
+        // still lets the generator issue at once
+        long ledUnit = layout.unitOf(now + runtime.maxLead().toMillis());
+        if (layout.startOf(ledUnit) <= lease.floor() || layout.endOf(unit) > lease.ceiling()) {
             RuntimeStatus status = runtime.status();
             String problem = status.problem();
             throw unavailable(problem.isEmpty() ? "the window (" + lease.floor() + ", " + lease.ceiling()

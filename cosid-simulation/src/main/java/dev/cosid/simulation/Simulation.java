@@ -27,9 +27,41 @@ import java.util.function.UnaryOperator;
  */
 public final class Simulation {
 
-    /** The settings a seed draws, and the guards the options turn on. */
+    /**
+     * What a run adds to the plain one: a lead ({@code maxLead}) with bursts that use it up, a ticking
+     * clock on every node (ticking every millisecond, lagging, or stepping, and stalled now and then),
+     * or both. A plain run draws exactly what it drew before these existed.
+     */
+    public enum Variant {
+        /** The runtime's defaults: no lead, the node's clock read directly. */
+        PLAIN,
+        /** A lead of 1 ms to 1 s, and bursts of thousands of ids that run ahead of the clock. */
+        LEAD,
+        /** Every node's runtime reads a ticking clock, which lags, steps and stalls. */
+        TICKING,
+        /** Both. */
+        LEAD_TICKING;
+
+        boolean lead() {
+            return this == LEAD || this == LEAD_TICKING;
+        }
+
+        boolean ticking() {
+            return this == TICKING || this == LEAD_TICKING;
+        }
+    }
+
+    /**
+     * The settings a seed draws.
+     *
+     * @param maxLead the generators' lead; zero waits for the clock
+     * @param burst ids of one burst, 0 for none
+     * @param burstEveryNanos how often a node bursts
+     * @param tickNanos how often a node's ticking clock ticks; 0 for no ticking clock
+     */
     record Settings(Duration ttl, Duration tolerance, int bits, IdLayout layout, long workIntervalNanos, int batch,
-                    boolean coldStartGuard, boolean takeoverGuard) {
+                    boolean coldStartGuard, boolean takeoverGuard, Duration maxLead, int burst, long burstEveryNanos,
+                    long tickNanos) {
     }
 
     /**
@@ -44,20 +76,26 @@ public final class Simulation {
      *     records, as a failover to an asynchronous replica does
      * @param coldStartGuard whether every runtime runs with the cold-start guard
      * @param takeoverGuard whether every runtime runs with the takeover guard
+     * @param variant a lead, a ticking clock, both, or neither
      */
-    public record Options(boolean snapshotReverts, boolean coldStartGuard, boolean takeoverGuard) {
+    public record Options(boolean snapshotReverts, boolean coldStartGuard, boolean takeoverGuard, Variant variant) {
 
-        /** The faults and settings of the standing simulation test: no snapshot reverts, no guards. */
-        public static final Options DEFAULT = new Options(false, false, false);
+        /** The faults and settings of the standing simulation test: no snapshot reverts, no guards, plain. */
+        public static final Options DEFAULT = new Options(false, false, false, Variant.PLAIN);
 
         /** Returns these options with snapshot reverts among the faults. */
         public Options withSnapshotReverts() {
-            return new Options(true, coldStartGuard, takeoverGuard);
+            return new Options(true, coldStartGuard, takeoverGuard, variant);
         }
 
         /** Returns these options with the two guards set. */
         public Options withGuards(boolean coldStart, boolean takeover) {
-            return new Options(snapshotReverts, coldStart, takeover);
+            return new Options(snapshotReverts, coldStart, takeover, variant);
+        }
+
+        /** Returns these options with a variant. */
+        public Options withVariant(Variant chosen) {
+            return new Options(snapshotReverts, coldStartGuard, takeoverGuard, chosen);
         }
     }
 
@@ -69,15 +107,19 @@ public final class Simulation {
      * @param refused calls that got no id (availability cost)
      * @param faults faults injected, by kind
      * @param longestUnavailableMillis the longest a running node went without an id
-     * @param violations what the checker found; empty when uniqueness held
+     * @param idsAhead ids whose unit started past their generator's clock reading (under a lead)
+     * @param violations what the checker found, and ids further ahead than the lead; empty when all held
      */
     public record Report(long seed, long ids, long refused, Map<String, Integer> faults, long longestUnavailableMillis,
-                         List<String> violations) {
+                         long idsAhead, List<String> violations) {
     }
 
     /** Counters every part of a run writes to. */
     static final class Counters {
         final IdChecker checker;
+        /** Ids further ahead of their generator's clock than the lead allows. */
+        final List<String> ahead = new ArrayList<>();
+        long idsAhead;
         final Map<String, Integer> faults = new TreeMap<>();
         long issued;
         long refused;
@@ -107,7 +149,19 @@ public final class Simulation {
      * @return the report
      */
     public static Report run(long seed, Duration duration) {
-        return run(seed, duration, UnaryOperator.identity());
+        return run(seed, duration, UnaryOperator.identity(), Options.DEFAULT);
+    }
+
+    /**
+     * Runs one seed of a variant.
+     *
+     * @param seed the seed
+     * @param duration the virtual time to simulate
+     * @param variant lead, ticking clock, both, or neither
+     * @return the report
+     */
+    public static Report run(long seed, Duration duration, Variant variant) {
+        return run(seed, duration, UnaryOperator.identity(), Options.DEFAULT.withVariant(variant));
     }
 
     /**
@@ -135,14 +189,38 @@ public final class Simulation {
     }
 
     private static Report run(long seed, Duration duration, UnaryOperator<LeaseStore> storeWrapper, Options options) {
+        Variant variant = options.variant();
         Random random = new Random(seed);
+        // what the variants add is drawn from a random of its own, so a plain seed replays as before
+        Random extra = new Random(seed * 31 + variant.ordinal());
         VirtualTime time = new VirtualTime();
         long epoch = 1_800_000_000_000L + random.nextInt(1_000_000);
         IdLayout layout = random.nextInt(4) == 0 ? IdLayout.SECOND : IdLayout.MILLISECOND;
-        Settings settings = new Settings(Duration.ofMillis(1_500 + random.nextInt(4_000)),
-                Duration.ofMillis(200 + random.nextInt(1_000)), 1 + random.nextInt(2), layout,
-                Duration.ofMillis(2 + random.nextInt(8)).toNanos(), 1 + random.nextInt(4), options.coldStartGuard(),
-                options.takeoverGuard());
+        Duration ttlSetting = Duration.ofMillis(1_500 + random.nextInt(4_000));
+        Duration toleranceSetting = Duration.ofMillis(200 + random.nextInt(1_000));
+        int bits = 1 + random.nextInt(2);
+        long workInterval = Duration.ofMillis(2 + random.nextInt(8)).toNanos();
+        int batch = 1 + random.nextInt(4);
+        Duration maxLead = Duration.ZERO;
+        int burst = 0;
+        long burstEvery = 0;
+        if (variant.lead()) {
+            // units of 4,096 or 512 ids, so a burst of thousands runs ahead of the clock
+            layout = extra.nextBoolean() ? IdLayout.MILLISECOND : IdLayout.SAFE_JS_MILLISECOND;
+            maxLead = Duration.ofMillis(extra.nextInt(4) == 0 ? 1 + extra.nextInt(5) : 1 + extra.nextInt(1_000));
+            burst = 2_000 + extra.nextInt(10_000);
+            burstEvery = Duration.ofMillis(150 + extra.nextInt(850)).toNanos();
+        }
+        long tick = 0;
+        if (variant.ticking()) {
+            switch (extra.nextInt(3)) {
+                case 0: tick = Duration.ofMillis(1).toNanos(); break; // on time
+                case 1: tick = Duration.ofMillis(2 + extra.nextInt(19)).toNanos(); break; // lagging
+                default: tick = Duration.ofMillis(50 + extra.nextInt(200)).toNanos(); break; // stepping
+            }
+        }
+        Settings settings = new Settings(ttlSetting, toleranceSetting, bits, layout, workInterval, batch,
+                options.coldStartGuard(), options.takeoverGuard(), maxLead, burst, burstEvery, tick);
         Counters counters = new Counters(layout);
         SimClock storeClock = new SimClock(time, epoch);
         InMemoryLeaseStore memory = new InMemoryLeaseStore(storeClock);
@@ -172,11 +250,24 @@ public final class Simulation {
                 injectFault(random, nodes, simStore, storeClock, counters, ttl, tolerance, time, settings, store);
             });
         }
+        if (variant.ticking()) {
+            // a ticking thread that the host does not run for a while: the reading stands still
+            for (long at = Duration.ofMillis(500).toNanos(); at < end; at += Duration.ofMillis(300 + extra.nextInt(1_500)).toNanos()) {
+                SimNode node = nodes.get(extra.nextInt(nodes.size()));
+                long stall = Duration.ofMillis(10 + extra.nextInt((int) (2 * ttl))).toNanos();
+                time.at(at, () -> {
+                    counters.fault("ticking clock stalled");
+                    node.stallTick(stall);
+                });
+            }
+        }
         time.runUntil(end);
         simStore.faults(0, 0, 0, 0);
         nodes.forEach(SimNode::shutdown);
+        List<String> violations = new ArrayList<>(counters.checker.violations());
+        violations.addAll(counters.ahead);
         return new Report(seed, counters.issued, counters.refused, counters.faults,
-                counters.longestUnavailableNanos / 1_000_000, counters.checker.violations());
+                counters.longestUnavailableNanos / 1_000_000, counters.idsAhead, violations);
     }
 
     /**

@@ -135,7 +135,7 @@ final class ChaosRun {
         outputWorkers.add(index);
         current[index] = out;
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        return new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
                 Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
                 takeoverGuard ? "--takeover-guard" : "")

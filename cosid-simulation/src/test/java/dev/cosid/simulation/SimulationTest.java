@@ -62,6 +62,56 @@ class SimulationTest {
         assertTrue(faults.size() >= 9, "every kind of fault was injected: " + faults.keySet());
     }
 
+    /**
+     * Seeds with a lead and bursts that use it, with a ticking clock that lags, steps and stalls, and with
+     * both ({@code cosid.sim.variant-seeds} per variant, default 8, of {@code cosid.sim.variant-seconds}
+     * virtual time, default 10; one with {@code cosid.sim.variant} and {@code cosid.sim.seed}): no id
+     * twice, none outside its window, none further ahead of its generator's clock than the lead.
+     */
+    @Test
+    void seedsWithALeadAndATickingClockRepeatNoIdLeaveNoWindowAndKeepTheLead() {
+        long seconds = property("cosid.sim.variant-seconds", 10);
+        long single = property("cosid.sim.seed", -1);
+        String only = System.getProperty("cosid.sim.variant", "");
+        List<Simulation.Variant> variants = only.isBlank()
+                ? List.of(Simulation.Variant.LEAD, Simulation.Variant.TICKING, Simulation.Variant.LEAD_TICKING)
+                : List.of(Simulation.Variant.valueOf(only.trim()));
+        long seeds = single >= 0 ? 1 : property("cosid.sim.variant-seeds", 8);
+        long first = single >= 0 ? single : 1;
+        List<String> failures = new ArrayList<>();
+        for (Simulation.Variant variant : variants) {
+            long ids = 0;
+            long ahead = 0;
+            long refused = 0;
+            Map<String, Integer> faults = new TreeMap<>();
+            for (long seed = first; seed < first + seeds; seed++) {
+                Simulation.Report report = Simulation.run(seed, Duration.ofSeconds(seconds), variant);
+                ids += report.ids();
+                ahead += report.idsAhead();
+                refused += report.refused();
+                report.faults().forEach((kind, n) -> faults.merge(kind, n, Integer::sum));
+                if (!report.violations().isEmpty()) {
+                    failures.add(variant + " seed " + seed + ": " + report.violations().get(0) + "\n  replay: mvn -pl "
+                            + "cosid-simulation -am verify -Dsurefire.failIfNoSpecifiedTests=false -Dtest=SimulationTest"
+                            + " -Dcosid.sim.variant=" + variant + " -Dcosid.sim.seed=" + seed + " -Dcosid.sim.variant-seconds="
+                            + seconds);
+                }
+            }
+            System.out.println("simulation " + variant + ": " + seeds + " seeds x " + seconds + " s virtual; ids issued "
+                    + ids + ", of them ahead of the clock " + ahead + ", ids refused " + refused + "; faults " + faults);
+            assertTrue(ids > seeds * 1_000, variant + ": the runs issued ids: " + ids);
+            if (variant != Simulation.Variant.TICKING && single < 0) {
+                assertTrue(ahead > 0, variant + ": bursts ran ahead of the clock");
+            }
+            if (variant != Simulation.Variant.LEAD && single < 0) {
+                assertTrue(faults.containsKey("ticking clock stalled"), variant + ": ticks stalled: " + faults.keySet());
+            }
+        }
+        if (!failures.isEmpty()) {
+            fail(failures.size() + " seeds failed:\n" + String.join("\n", failures));
+        }
+    }
+
     @Test
     void aSeedReplaysExactly() {
         Simulation.Report once = Simulation.run(7, Duration.ofSeconds(10));

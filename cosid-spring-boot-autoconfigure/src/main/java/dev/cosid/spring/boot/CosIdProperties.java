@@ -65,6 +65,12 @@ public class CosIdProperties {
     /** How long nextId() waits for a usable window before it throws IdUnavailableException. */
     private Duration maxWait = Duration.ofSeconds(1);
 
+    /** How far ahead of the clock a used-up unit may move on (bounded by the lease's ceiling); zero waits for the clock. At most 1 min. */
+    private Duration maxLead = Duration.ZERO;
+
+    /** Whether generators read the wall clock from the JVM's shared ticking clock (refreshed once a millisecond) instead of the operating system. */
+    private boolean tickingClock = false;
+
     /** How long start-up waits for a slot of an exhausted namespace; default the ttl. */
     private Duration acquireTimeout;
 
@@ -163,6 +169,22 @@ public class CosIdProperties {
 
     public void setMaxWait(Duration maxWait) {
         this.maxWait = maxWait;
+    }
+
+    public Duration getMaxLead() {
+        return maxLead;
+    }
+
+    public void setMaxLead(Duration maxLead) {
+        this.maxLead = maxLead;
+    }
+
+    public boolean isTickingClock() {
+        return tickingClock;
+    }
+
+    public void setTickingClock(boolean tickingClock) {
+        this.tickingClock = tickingClock;
     }
 
     public Duration getAcquireTimeout() {

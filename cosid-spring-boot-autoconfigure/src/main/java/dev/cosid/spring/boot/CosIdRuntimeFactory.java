@@ -3,6 +3,7 @@ package dev.cosid.spring.boot;
 import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
+import dev.cosid.Limits;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreProvider;
@@ -36,16 +37,16 @@ final class CosIdRuntimeFactory {
     /** The keys this starter binds, in Spring's uniform form (lower case, no dashes). */
     private static final Set<String> OWN = Set.of("cosid.enabled", "cosid.namespace", "cosid.store", "cosid.ttl",
             "cosid.tolerance", "cosid.bits", "cosid.ownerkey", "cosid.preferredslot", "cosid.coldstartguard",
-            "cosid.takeoverguard",
-            "cosid.maxwait", "cosid.acquiretimeout", "cosid.machine.static.slot", "cosid.machine.static.statefile",
+            "cosid.takeoverguard", "cosid.maxwait", "cosid.maxlead", "cosid.tickingclock", "cosid.acquiretimeout",
+            "cosid.machine.static.slot", "cosid.machine.static.statefile",
             "cosid.machine.static.ahead", "cosid.machine.static.notbefore", "cosid.jackson.enabled",
             "cosid.jackson.longs");
     private static final Set<String> GENERATOR_FIELDS = Set.of("layout", "epoch", "unit", "timestampbits", "slotbits",
             "sequencebits");
     private static final String KNOWN = "cosid.enabled, cosid.namespace, cosid.store, cosid.ttl, cosid.tolerance, "
             + "cosid.bits, cosid.owner-key, cosid.preferred-slot, cosid.cold-start-guard, cosid.takeover-guard, "
-            + "cosid.max-wait, "
-            + "cosid.acquire-timeout, cosid.machine.static.{slot,state-file,ahead,not-before}, "
+            + "cosid.max-wait, cosid.max-lead, cosid.ticking-clock, cosid.acquire-timeout, "
+            + "cosid.machine.static.{slot,state-file,ahead,not-before}, "
             + "cosid.generators.NAME.{layout,epoch,unit,timestamp-bits,slot-bits,sequence-bits}, "
             + "cosid.jackson.{enabled,longs}";
 
@@ -86,6 +87,8 @@ final class CosIdRuntimeFactory {
                 .coldStartGuard(properties.isColdStartGuard())
                 .takeoverGuard(properties.isTakeoverGuard())
                 .maxWait(properties.getMaxWait())
+                .maxLead(properties.getMaxLead())
+                .tickingClock(properties.isTickingClock())
                 .listener(listener);
         if (properties.getPreferredSlot() != null) {
             builder.preferredSlot(properties.getPreferredSlot());
@@ -190,6 +193,13 @@ final class CosIdRuntimeFactory {
         atLeast("cosid.ttl", properties.getTtl(), 3, "a lease must outlive its renewal at ttl/3");
         atLeast("cosid.tolerance", properties.getTolerance(), 0, "it cannot be negative");
         atLeast("cosid.max-wait", properties.getMaxWait(), 0, "it cannot be negative");
+        atLeast("cosid.max-lead", properties.getMaxLead(), 0, "it cannot be negative");
+        Duration lead = properties.getMaxLead();
+        if (lead != null && lead.compareTo(Limits.MAX_LEAD_MAX) > 0) {
+            throw new CosIdConfigurationException("cosid.max-lead", lead.toString(), "longer than the most, "
+                    + Limits.MAX_LEAD_MAX.toMinutes() + " min: ids would carry timestamps that far ahead",
+                    "Set cosid.max-lead to 1m or less; zero (the default) waits for the clock.");
+        }
         if (properties.getAcquireTimeout() != null) {
             atLeast("cosid.acquire-timeout", properties.getAcquireTimeout(), 0, "it cannot be negative");
         }

@@ -103,6 +103,23 @@ class CosIdPropertiesTest {
     }
 
     @Test
+    void maxLeadAndTheTickingClockReachTheGenerators() {
+        runner.withPropertyValues("cosid.store=memory:", "cosid.max-lead=1s", "cosid.ticking-clock=true",
+                "cosid.max-wait=0ms").run(context -> {
+                    SnowflakeId ids = context.getBean(CosIdRuntime.class).snowflake("order");
+                    // with max-wait 0 and no lead, the second unit's batch would be refused until the clock moves
+                    // on; with a second of lead, 100 units' worth go at once, never more than a second ahead
+                    long last = 0;
+                    for (int i = 0; i < 100; i++) {
+                        long[] batch = ids.nextIds(4096);
+                        last = batch[batch.length - 1];
+                    }
+                    long ahead = IdLayout.MILLISECOND.parse(last).timestampMillis() - dev.cosid.time.Clock.system().nowMillis();
+                    assertTrue(ahead <= 1_000, "at most the lead ahead of the clock: " + ahead);
+                });
+    }
+
+    @Test
     void theSeedsStaticBlockWithNotBeforeSetsSlotFloorAndCeiling() {
         Path state = dir.resolve("state");
         Instant notBefore = Instant.now().plusSeconds(3600);
@@ -117,7 +134,7 @@ class CosIdPropertiesTest {
         runner.withPropertyValues("cosid.machine.static.slot=4", "cosid.machine.static.state-file=" + dir.resolve("s2"),
                 "cosid.machine.static.ahead=20s").run(context -> {
                     SlotLease lease = context.getBean(CosIdRuntime.class).lease();
-                    long ahead = lease.ceiling() - System.currentTimeMillis();
+                    long ahead = lease.ceiling() - dev.cosid.time.Clock.system().nowMillis();
                     assertTrue(ahead > 15_000 && ahead <= 20_000, "ceiling about now + ahead: " + ahead);
                 });
     }
@@ -219,6 +236,8 @@ class CosIdPropertiesTest {
         "cosid.tolerance|-1s|cosid.tolerance = 'PT-1S': below the least of 0 ms",
         "cosid.max-wait|-5ms|cosid.max-wait = 'PT-0.005S': below the least of 0 ms",
         "cosid.acquire-timeout|-1s|cosid.acquire-timeout = 'PT-1S': below the least of 0 ms",
+        "cosid.max-lead|-1ms|cosid.max-lead = 'PT-0.001S': below the least of 0 ms",
+        "cosid.max-lead|2m|cosid.max-lead = 'PT2M': longer than the most, 1 min",
         "cosid.preferred-slot|1024|cosid.preferred-slot = '1024': the slot lies outside 0..1023",
         "cosid.cold-start-guard|maybe|cosid.cold-start-guard = 'maybe' is not true or false",
         "cosid.takeover-guard|maybe|cosid.takeover-guard = 'maybe' is not true or false",
