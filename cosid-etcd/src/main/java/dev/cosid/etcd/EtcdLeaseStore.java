@@ -271,7 +271,9 @@ public final class EtcdLeaseStore implements LeaseStore {
                     .commit());
             if (response.isSucceeded()) {
                 seen.put(slotKey, new Seen(next.get(), response.getHeader().getRevision()));
-                return Optional.of(next.get().toLease(namespace, now));
+                // only an acquire passes absent, and only it can take a slot over from an expired holder
+                boolean takenOver = absent != null && last.record() != null && LeaseTransitions.takesOver(last.record());
+                return Optional.of(next.get().toLease(namespace, now, takenOver));
             }
             if (response.getGetResponses().get(1).getKvs().isEmpty()) {
                 seen.remove(slotKey);
