@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One service instance's id runtime: a lease on one slot of a namespace, kept by a
@@ -46,6 +48,8 @@ import java.util.OptionalInt;
  * }</pre>
  */
 public final class CosIdRuntime implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CosIdRuntime.class);
 
     private enum State { RUNNING, CLOSED }
 
@@ -664,6 +668,12 @@ public final class CosIdRuntime implements AutoCloseable {
             LeaseStore opened = store != null ? store : LeaseStores.open(storeUrl);
             Scheduler keeperScheduler = scheduler != null ? scheduler : Scheduler.newSingleThread("cosid-keeper-" + namespace);
             try {
+                if (!takeoverGuard && opened.failoverMayStepBack()) {
+                    LOG.warn("{} fails over to replicas it does not wait for: a failover may step slot records back "
+                            + "and ids can repeat; turn on the takeover guard (takeoverGuard(true), "
+                            + "cosid.takeover-guard=true, --takeover-guard) and the cold-start guard (docs/stores.md)",
+                            opened.describe());
+                }
                 NamespaceRecord proposed = new NamespaceRecord(settings.limit, settings.toleranceMillis);
                 NamespaceRecord stored = opened.register(namespace, proposed);
                 if (!stored.equals(proposed)) {

@@ -117,23 +117,35 @@ final class LeasedSnowflake implements SnowflakeId {
         // fails the comparison; a cached window of an older binding fails the binding test. The clock
         // is read before the word, so a lost CAS retries at once: the winner took the sequence before.
         // A word whose unit lies past the clock's (entered under a lead, or before the clock stepped
-        // back) is continued while that unit lies inside the window, as reserve() would.
+        // back) is continued while that unit lies inside the window, as reserve() would. The first
+        // exchange starts from the word the last one left (a plain read of a guess): a stale guess fails the
+        // exchange, which returns the word, and a guess that looks unusable is checked against the word
+        // before the slow path is taken.
         long nowUnit = unitOf(clock.nowMillis());
         Bounds window = bounds;
-        if (window != null && window.binding == keeper.binding && nowUnit >= window.minUnit
-                && nowUnit <= window.maxUnit) {
+        // minUnit <= nowUnit <= maxUnit in one unsigned comparison (an empty window has no units)
+        if (window != null && window.binding == keeper.binding
+                && Long.compareUnsigned(nowUnit - window.minUnit, window.units) < 0) {
             long expected = (nowUnit << timestampShift) | window.slotPart;
+            long current = state.hint();
             for (;;) {
-                long current = state.getVolatile();
                 // ~sequenceMask keeps the closed, unit and slot bits; a closed word is negative
                 long high = current & ~sequenceMask;
                 if ((high != expected && (high < expected || high > window.maxHigh
                         || (high & window.slotField) != window.slotPart)) || (current & sequenceMask) == 0) {
-                    break;
+                    long actual = state.getVolatile();
+                    if (actual == current) {
+                        break;
+                    }
+                    current = actual;
+                    continue;
                 }
-                if (state.compareAndSet(current, current + 1)) {
+                long found = state.compareAndExchange(current, current + 1);
+                if (found == current) {
+                    state.hint(current + 1);
                     return current;
                 }
+                current = found;
             }
         }
         return reserve(1);
@@ -358,6 +370,8 @@ final class LeasedSnowflake implements SnowflakeId {
         final long minUnit;
         /** The last unit that ends at or before the ceiling. */
         final long maxUnit;
+        /** How many units the window holds, {@code maxUnit - minUnit + 1}, or 0. */
+        final long units;
         /** The unit and slot bits of the last unit's ids: the largest high part the fast path continues. */
         final long maxHigh;
         /** The slot bits of a word. */
@@ -371,6 +385,7 @@ final class LeasedSnowflake implements SnowflakeId {
             this.minUnit = Math.max(0, Math.floorDiv(lease.floor() - epoch, unitMillis) + 1);
             this.maxUnit = Math.min(lastUsableUnit,
                     Math.floorDiv(lease.ceiling() - epoch - unitMillis + 1, unitMillis));
+            this.units = Math.max(0, maxUnit - minUnit + 1);
             this.maxHigh = maxUnit < 0 ? -1 : (maxUnit << timestampShift) | slotPart;
             this.slotField = slotMask << sequenceBits;
         }

@@ -28,6 +28,24 @@ final class PaddedWord extends PaddedWordRight {
     boolean compareAndSet(long expected, long next) {
         return VALUE.compareAndSet(this, expected, next);
     }
+
+    /** Sets the value to {@code next} if it is {@code expected}, and returns the value it found. */
+    long compareAndExchange(long expected, long next) {
+        return (long) VALUE.compareAndExchange(this, expected, next);
+    }
+
+    /**
+     * A guess at the value, written after each fast-path exchange with a plain store: a compare-and-exchange
+     * that starts from it saves reading the value first (about a nanosecond a call here), and one that starts
+     * from a stale guess fails and returns the value.
+     */
+    long hint() {
+        return hint;
+    }
+
+    void hint(long guess) {
+        hint = guess;
+    }
 }
 
 /** Padding before the value. */
@@ -46,6 +64,8 @@ abstract class PaddedWordLeft {
 /** The value itself. */
 abstract class PaddedWordValue extends PaddedWordLeft {
     volatile long value;
+    /** Beside the value, on its cache line: the last value a fast-path exchange left. */
+    long hint;
 }
 
 /** Padding after the value. */

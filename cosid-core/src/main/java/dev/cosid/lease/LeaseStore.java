@@ -96,6 +96,18 @@ public interface LeaseStore extends AutoCloseable {
     /** Returns the store's address for messages, never with a password. */
     String describe();
 
+    /**
+     * Whether a failover of this store may step a slot record back to an older copy: an automatic
+     * failover to a replica that the store does not wait for (Redis behind Sentinel or in a cluster,
+     * without {@code waitReplicas}). A runtime on such a store without the takeover guard warns once at
+     * start. The default is false.
+     *
+     * @return true when acknowledged changes may be lost in a failover
+     */
+    default boolean failoverMayStepBack() {
+        return false;
+    }
+
     /** Closes connections the store owns. Idempotent. */
     @Override
     void close();

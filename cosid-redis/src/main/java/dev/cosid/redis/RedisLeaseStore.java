@@ -62,6 +62,8 @@ public final class RedisLeaseStore implements LeaseStore {
     private final String description;
     private final int waitReplicas;
     private final long waitTimeoutMillis;
+    /** Whether an automatic failover to an asynchronous replica may lose acknowledged changes. */
+    private final boolean failoverMayStepBack;
     private final NamespaceLimits limits = new NamespaceLimits();
     private final Map<String, String> shas = new ConcurrentHashMap<>();
 
@@ -69,6 +71,7 @@ public final class RedisLeaseStore implements LeaseStore {
         this.description = description;
         this.waitReplicas = waitReplicas;
         this.waitTimeoutMillis = waitTimeoutMillis;
+        this.failoverMayStepBack = !uri.getSentinels().isEmpty() && waitReplicas == 0;
         uri.setTimeout(TIMEOUT);
         uri.getSentinels().forEach(sentinel -> sentinel.setTimeout(TIMEOUT));
         this.resources = resources();
@@ -105,6 +108,7 @@ public final class RedisLeaseStore implements LeaseStore {
         this.description = description;
         this.waitReplicas = 0;
         this.waitTimeoutMillis = 0;
+        this.failoverMayStepBack = true; // a cluster's replicas are asynchronous, its failover automatic
     }
 
     private RedisLeaseStore(RedisClient shared, String description) {
@@ -113,6 +117,7 @@ public final class RedisLeaseStore implements LeaseStore {
         this.waitTimeoutMillis = 0;
         this.client = null;
         this.resources = null;
+        this.failoverMayStepBack = false;
         StatefulRedisConnection<String, String> opened;
         try {
             opened = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
@@ -308,6 +313,11 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public String describe() {
         return description;
+    }
+
+    @Override
+    public boolean failoverMayStepBack() {
+        return failoverMayStepBack;
     }
 
     @Override

@@ -1,5 +1,8 @@
 package dev.cosid.redis;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.testkit.LeaseStoreContract;
@@ -9,6 +12,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The contract through Redis Sentinel: a primary, a replica and three sentinels started by the test. */
@@ -20,6 +24,22 @@ class RedisSentinelContractTest extends LeaseStoreContract {
     @Override
     protected LeaseStore createStore() {
         return LeaseStores.open(GROUP.server().url());
+    }
+
+    /** What makes a runtime without the takeover guard warn at start. */
+    @Test
+    void aSentinelStoreSaysAFailoverMayStepRecordsBackUnlessItWaitsForTheReplica() {
+        String url = GROUP.server().url();
+        try (LeaseStore store = LeaseStores.open(url)) {
+            assertTrue(store.failoverMayStepBack(), url);
+        }
+        String waiting = url.replace("#", "?waitReplicas=1#");
+        try (LeaseStore store = LeaseStores.open(waiting)) {
+            assertFalse(store.failoverMayStepBack(), waiting);
+        }
+        try (LeaseStore store = LeaseStores.open(GROUP.server().primaryUrl())) {
+            assertFalse(store.failoverMayStepBack(), "one server named directly fails over to nothing");
+        }
     }
 
     private static void primary(Consumer<RedisCommands<String, String>> work) {

@@ -85,6 +85,10 @@ final class ChaosRun {
     private boolean takeoverGuard;
     private boolean expectUnique = true;
     private int incarnations;
+    /** The longest gap without ids of any worker, set by {@link #gaps()}. */
+    private long longestGapMillis;
+    /** Per worker, the wall times (ms) that bound its longest gap, set by {@link #gaps()}. */
+    private long[][] longestGapSpan;
 
     ChaosRun(ControlledServer server, String storeUrl, Path dir, long seed, int workers) {
         this(List.of(StoreFault.of("store restarted", random -> server.restart()),
@@ -242,6 +246,9 @@ final class ChaosRun {
         if (replication != null) {
             System.out.println(workerLog());
         }
+        if (longestGapMillis > 10_000) {
+            System.out.println(gapLog());
+        }
         if (expectUnique) {
             assertEquals(0, duplicates, summary);
         }
@@ -266,12 +273,42 @@ final class ChaosRun {
     }
 
     /**
+     * What each worker with a gap over 10 s said during it (the lease events its narrator printed with
+     * the wall time), to tell where the gap went.
+     */
+    private String gapLog() throws IOException {
+        StringBuilder said = new StringBuilder();
+        for (int i = 0; i < workers.length; i++) {
+            long[] span = longestGapSpan[i];
+            Path log = dir.resolve("worker-" + i + ".log");
+            if (span[1] - span[0] <= 10_000 || !Files.exists(log)) {
+                continue;
+            }
+            said.append("worker-").append(i).append(", gap ").append(span[0]).append("..").append(span[1])
+                    .append(" ms:\n");
+            try (java.util.stream.Stream<String> lines = Files.lines(log)) {
+                lines.filter(line -> {
+                    int space = line.indexOf(' ');
+                    String first = space < 0 ? line : line.substring(0, space);
+                    if (!first.matches("\\d{13}")) {
+                        return false;
+                    }
+                    long at = Long.parseLong(first);
+                    return at >= span[0] - 3_000 && at <= span[1] + 1_000;
+                }).limit(200).forEach(line -> said.append("  ").append(line).append('\n'));
+            }
+        }
+        return said.toString();
+    }
+
+    /**
      * The availability cost: per worker the longest time between two consecutive ids of one incarnation
      * (whatever the cause: a pause, a store fault, a failover), and per failover the longest time any worker
      * running across it went without an id. Times are the ids' own, less the worker's clock offset.
      */
     private String gaps() throws IOException {
         long[] longestPerWorker = new long[workers.length];
+        longestGapSpan = new long[workers.length][2];
         long[] longestPerFailover = new long[failovers.size()];
         for (int o = 0; o < outputs.size(); o++) {
             if (!Files.exists(outputs.get(o))) {
@@ -285,7 +322,10 @@ final class ChaosRun {
                 for (long remaining = Files.size(outputs.get(o)) / Long.BYTES; remaining > 0; remaining--) {
                     long at = IdLayout.MILLISECOND.parse(in.readLong()).timestampMillis() - offset;
                     if (previous >= 0 && at > previous) {
-                        longestPerWorker[worker] = Math.max(longestPerWorker[worker], at - previous);
+                        if (at - previous > longestPerWorker[worker]) {
+                            longestPerWorker[worker] = at - previous;
+                            longestGapSpan[worker] = new long[] {previous, at};
+                        }
                         for (int f = 0; f < failovers.size(); f++) {
                             long killedAt = failovers.get(f)[0];
                             if (previous <= killedAt && at > killedAt) {
@@ -297,6 +337,7 @@ final class ChaosRun {
                 }
             }
         }
+        longestGapMillis = Arrays.stream(longestPerWorker).max().orElse(0);
         StringBuilder text = new StringBuilder("; longest gap without ids per worker (ms) ")
                 .append(Arrays.toString(longestPerWorker));
         if (!failovers.isEmpty()) {

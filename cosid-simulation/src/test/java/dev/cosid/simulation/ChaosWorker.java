@@ -1,10 +1,12 @@
 package dev.cosid.simulation;
 
+import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SlotsExhaustedException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
@@ -24,6 +26,37 @@ public final class ChaosWorker {
     private ChaosWorker() {
     }
 
+    /** Prints the lease events with the wall time, so a run can tell where a worker's long gap went. */
+    private static final class Narrator implements CosIdListener {
+        private static final Clock WALL = Clock.system();
+
+        private static void say(String what) {
+            System.out.println(WALL.nowMillis() + " " + what);
+        }
+
+        @Override
+        public void onSlotAcquired(SlotLease lease, Duration took) {
+            say("acquired in " + took.toMillis() + " ms: " + lease);
+        }
+
+        @Override
+        public void onRenewalFailed(Throwable cause, int attempt) {
+            if (attempt == 1 || attempt % 10 == 0) {
+                say("renewal failed (attempt " + attempt + "): " + cause.getMessage());
+            }
+        }
+
+        @Override
+        public void onSlotLost(SlotLease lease) {
+            say("lost " + lease);
+        }
+
+        @Override
+        public void onExhausted(long earliestExpiry) {
+            say("no slot free before " + earliestExpiry);
+        }
+    }
+
     /**
      * Runs the worker.
      *
@@ -39,7 +72,7 @@ public final class ChaosWorker {
             try {
                 runtime = CosIdRuntime.builder().namespace("chaos").store(args[0]).ownerKey(args[1])
                         .ttl(Duration.ofSeconds(2)).tolerance(Duration.ofMillis(500)).bits(3)
-                        .takeoverGuard(takeoverGuard)
+                        .takeoverGuard(takeoverGuard).listener(new Narrator())
                         .maxWait(Duration.ofMillis(100)).acquireTimeout(Duration.ofSeconds(2)).clock(clock).start();
             } catch (SlotsExhaustedException | LeaseStoreException e) {
                 System.out.println("no runtime yet: " + e.getMessage());
@@ -68,7 +101,8 @@ public final class ChaosWorker {
                     }
                 } catch (IdUnavailableException e) {
                     if (refusals++ % 10_000 == 0) {
-                        System.out.println("refused (" + refusals + " so far): " + e.getMessage());
+                        System.out.println(clock.nowMillis() - Long.parseLong(args[2]) + " refused (" + refusals
+                                + " so far): " + e.getMessage());
                     }
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
