@@ -243,6 +243,10 @@ public final class RedisCluster extends ServerProcess {
     public synchronized int killPrimaryAndPromote(String key) {
         Node primary = node(primaryOf(key));
         Node replica = replicaOf(primary);
+        if (replica == null) {
+            throw new IllegalStateException("primary " + primary.port() + " has no healthy replica; it sees "
+                    + primary.cli("CLUSTER", "NODES").replace('\n', ';'));
+        }
         primary.kill();
         await(() -> replica.cli("INFO", "replication").contains("role:master")
                 && replica.cli("CLUSTER", "INFO").contains("cluster_state:ok"), "replica " + replica.port()
@@ -262,6 +266,9 @@ public final class RedisCluster extends ServerProcess {
     public synchronized int failover(String key) {
         Node primary = node(primaryOf(key));
         Node replica = replicaOf(primary);
+        if (replica == null) {
+            throw new IllegalStateException("primary " + primary.port() + " has no healthy replica");
+        }
         String answer = replica.cli("CLUSTER", "FAILOVER");
         if (!answer.trim().equals("OK")) {
             throw new IllegalStateException("CLUSTER FAILOVER on " + replica.port() + " answered " + answer);
@@ -334,6 +341,29 @@ public final class RedisCluster extends ServerProcess {
         }
     }
 
+    /**
+     * Waits up to a bound until the primary of a key's slot has a healthy replica, which a primary kill
+     * needs to be a failover rather than an outage.
+     *
+     * @param key a key whose primary to look at
+     * @param bound how long to wait
+     * @return null when it has one, or the cluster as that primary sees it
+     */
+    public synchronized String awaitReplicaOfPrimary(String key, Duration bound) {
+        long deadline = CLOCK.monotonicNanos() + bound.toNanos();
+        while (true) {
+            Node primary = node(primaryOf(key));
+            if (replicaOf(primary) != null) {
+                return null;
+            }
+            if (CLOCK.monotonicNanos() > deadline) {
+                return primary.cli("CLUSTER", "NODES").replace('\n', ';');
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
+        }
+    }
+
+    /** Returns a replica of the primary without a failure flag in the primary's view, or null. */
     private Node replicaOf(Node primary) {
         String primaryId = primary.cli("CLUSTER", "MYID").trim();
         for (String line : primary.cli("CLUSTER", "NODES").split("\n")) {
@@ -343,7 +373,7 @@ public final class RedisCluster extends ServerProcess {
                 return node(portOf(fields[1]));
             }
         }
-        throw new IllegalStateException("primary " + primary.port() + " has no healthy replica");
+        return null;
     }
 
     private static int portOf(String address) {
