@@ -38,7 +38,10 @@ public final class RedisSentinelGroup implements ControlledServer {
 
     private final List<Node> nodes = new ArrayList<>();
     private final List<Sentinel> sentinels = new ArrayList<>();
-    /** The node the sentinels name, as far as this group made them. */
+    /**
+     * The node the sentinels name: the one this group made primary, or the one they chose themselves (a
+     * primary slowed past {@code down-after-milliseconds} on a loaded machine is failed over, as in production).
+     */
     private Node primary;
 
     private RedisSentinelGroup(Path binary) {
@@ -97,6 +100,7 @@ public final class RedisSentinelGroup implements ControlledServer {
      * @return how long the promotion took from the kill
      */
     public synchronized Duration failover() {
+        followSentinels();
         Node old = primary;
         Node next = nodes.get(0) == old ? nodes.get(1) : nodes.get(0);
         long start = CLOCK.monotonicNanos();
@@ -144,12 +148,27 @@ public final class RedisSentinelGroup implements ControlledServer {
         return nodes.get(0) == primary ? nodes.get(1) : nodes.get(0);
     }
 
+    /**
+     * Takes the node every sentinel names as the primary, with the other one as its healthy replica, if they
+     * agree on one; returns whether they did.
+     */
+    private boolean followSentinels() {
+        for (Node candidate : nodes) {
+            Node other = candidate == nodes.get(0) ? nodes.get(1) : nodes.get(0);
+            if (sentinels.stream().allMatch(s -> s.names(candidate.port()) && s.seesHealthyReplica(other.port()))) {
+                primary = candidate;
+                candidate.primary = null;
+                other.primary = candidate;
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void awaitSentinelsAgree() {
-        Node replica = replica();
         try {
-            await(() -> sentinels.stream().allMatch(s -> s.names(primary.port()) && s.seesHealthyReplica(replica.port())),
-                    Duration.ofSeconds(60), "every sentinel knowing the primary on port " + primary.port()
-                            + ", its healthy replica on port " + replica.port() + " and the other sentinels");
+            await(this::followSentinels, Duration.ofSeconds(60), "every sentinel naming one node as the primary (now "
+                    + primary.port() + "), the other as its healthy replica, and knowing the other sentinels");
         } catch (IllegalStateException e) {
             throw new IllegalStateException(e.getMessage() + "; the first sentinel reports "
                     + sentinels.get(0).command("INFO", "sentinel").replace("\r\n", " ")
