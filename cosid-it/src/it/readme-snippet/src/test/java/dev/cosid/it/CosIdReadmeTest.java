@@ -37,8 +37,9 @@ class CosIdReadmeTest {
 
         Path out = work.resolve("out.txt");
         Path err = work.resolve("err.txt");
+        // the SQLite driver loads a native library: Java 24 and later warn on stderr unless native access is on
         Process run = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", work + File.pathSeparator + classPath, "Main")
+                "--enable-native-access=ALL-UNNAMED", "-cp", work + File.pathSeparator + classPath, "Main")
                 .directory(work.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the snippet ends within a minute");
         String printed = Files.readString(out);
