@@ -119,20 +119,11 @@ public final class RedisSentinelGroup implements ControlledServer {
     public synchronized void awaitReplicaCaughtUp() {
         Node replica = replica();
         await(() -> {
-            String offset = field(primary.ask("INFO replication\r\nQUIT\r\n", -1), "master_repl_offset:");
-            return offset != null && offset.equals(
-                    field(replica.ask("INFO replication\r\nQUIT\r\n", -1), "slave_repl_offset:"));
+            String offset = RedisInfo.field(primary.ask(RedisInfo.INFO, -1), "master_repl_offset:");
+            return offset != null && offset.equals(RedisInfo.field(replica.ask(RedisInfo.INFO, -1), "slave_repl_offset:"));
         }, Duration.ofSeconds(30), "the replica on port " + replica.port() + " catching up");
     }
 
-    private static String field(String info, String name) {
-        int at = info.indexOf(name);
-        if (at < 0) {
-            return null;
-        }
-        int end = info.indexOf('\r', at);
-        return info.substring(at + name.length(), end < 0 ? info.length() : end);
-    }
 
     /**
      * Starts the server {@link #failover()} killed as the new primary's replica (its data kept) and waits
@@ -285,8 +276,7 @@ public final class RedisSentinelGroup implements ControlledServer {
             if (primary == null) {
                 return ask("PING\r\n", 5).equals("+PONG");
             }
-            return ask("INFO replication\r\nQUIT\r\n", -1).contains("master_link_status:up")
-                    && primary.ask("INFO replication\r\nQUIT\r\n", -1).contains("port=" + port + ",state=online");
+            return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primary.ask(RedisInfo.INFO, -1), port);
         }
     }
 

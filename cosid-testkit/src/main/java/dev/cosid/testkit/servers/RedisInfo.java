@@ -1,0 +1,66 @@
+package dev.cosid.testkit.servers;
+
+/**
+ * Reads the fields of a Redis {@code INFO} answer that tell whether a replica is ready for a test: its link
+ * to the primary up, no sync or load under way, no rewrite of its append-only file running (whose disk
+ * writes can hold an {@code appendfsync always} replica's acknowledgement back for hundreds of
+ * milliseconds), and the primary counting it online at the primary's own replication offset.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * boolean ready = RedisInfo.replicaCaughtUp(replica.ask("INFO\r\nQUIT\r\n", -1), primary.ask("INFO\r\nQUIT\r\n", -1), port);
+ * }</pre>
+ */
+final class RedisInfo {
+
+    private RedisInfo() {
+    }
+
+    /** The command that asks a server for the sections this class reads, then closes the connection. */
+    static final String INFO = "INFO\r\nQUIT\r\n";
+
+    /**
+     * Reports whether a replica has caught up with its primary and is idle enough to acknowledge at once.
+     *
+     * @param replicaInfo the replica's {@code INFO} answer
+     * @param primaryInfo the primary's {@code INFO} answer
+     * @param replicaPort the replica's port, as the primary lists it
+     * @return true when a write to the primary now reaches the replica and is acknowledged promptly
+     */
+    static boolean replicaCaughtUp(String replicaInfo, String primaryInfo, int replicaPort) {
+        if (!"up".equals(field(replicaInfo, "master_link_status:"))
+                || !"0".equals(field(replicaInfo, "master_sync_in_progress:"))
+                || !"0".equals(field(replicaInfo, "loading:"))
+                || !"0".equals(field(replicaInfo, "aof_rewrite_in_progress:"))
+                || !"0".equals(field(replicaInfo, "aof_rewrite_scheduled:"))) {
+            return false;
+        }
+        String primaryOffset = field(primaryInfo, "master_repl_offset:");
+        String entry = "port=" + replicaPort + ",state=online,offset=";
+        int at = primaryInfo.indexOf(entry);
+        if (primaryOffset == null || at < 0) {
+            return false;
+        }
+        int start = at + entry.length();
+        int end = primaryInfo.indexOf(',', start);
+        return primaryOffset.equals(primaryInfo.substring(start, end < 0 ? primaryInfo.length() : end))
+                && primaryOffset.equals(field(replicaInfo, "slave_repl_offset:"));
+    }
+
+    /**
+     * Returns the value of one {@code name:value} line of an {@code INFO} answer.
+     *
+     * @param info the answer
+     * @param name the field name with its colon, such as {@code master_repl_offset:}
+     * @return the value, or null when the answer has no such field
+     */
+    static String field(String info, String name) {
+        int at = info.indexOf("\n" + name);
+        if (at < 0) {
+            return null;
+        }
+        int start = at + 1 + name.length();
+        int end = info.indexOf('\r', start);
+        return info.substring(start, end < 0 ? info.length() : end).trim();
+    }
+}
