@@ -33,6 +33,15 @@ import java.util.TreeMap;
 final class ChaosRun {
 
     private static final long[] CLOCK_OFFSETS = {0, 1_500, -1_500, 700};
+    /**
+     * How long a worker pauses after each batch of 16 ids: {@code cosid.chaos.pace-micros}, 1000 by default
+     * (about 16,000 ids a second per worker, so four workers leave the machine's cores to the faults and to the
+     * other tests); 100 for the long runs' few hundred thousand a second. Two holders of one window would
+     * still repeat ids: each issues its batch with the sequences 0 to 15 of the same millisecond.
+     */
+    static final Duration PACE = Duration.ofNanos(1_000 * Long.parseLong(
+            System.getProperty("cosid.chaos.pace-micros", "").isBlank() ? "1000"
+                    : System.getProperty("cosid.chaos.pace-micros").trim()));
     private static final Clock CLOCK = Clock.system();
 
     /** A replicated store's failover: kill the primary and promote the replica; then bring the old primary back. */
@@ -142,7 +151,7 @@ final class ChaosRun {
         return new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 ChaosWorker.class.getName(), storeUrl, "worker-" + index,
                 Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
-                takeoverGuard ? "--takeover-guard" : "")
+                Long.toString(PACE.toNanos() / 1_000), takeoverGuard ? "--takeover-guard" : "")
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("worker-" + index + ".log").toFile()))
                 .start();
@@ -190,13 +199,19 @@ final class ChaosRun {
     }
 
     private void nemesis(Duration duration) throws Exception {
-        long rounds = Math.max(1, duration.toMillis() / 1_500);
+        // the first rounds strike once with every kind, in an order the seed picks, so that a short run still
+        // inflicts each fault; the later rounds draw their kind at random
+        List<Integer> firstKinds = new ArrayList<>(List.of(0, 1, 2, 3));
+        java.util.Collections.shuffle(firstKinds, random);
+        long rounds = Math.max(firstKinds.size(), duration.toMillis() / 1_500);
         // a failover and its rejoin take several rounds' time: a replicated run ends on time, not on the count
         long deadline = CLOCK.monotonicNanos() + duration.toNanos();
-        for (long round = 0; round < rounds && (replication == null || CLOCK.monotonicNanos() < deadline); round++) {
+        for (int round = 0; round < firstKinds.size()
+                || round < rounds && (replication == null || CLOCK.monotonicNanos() < deadline); round++) {
             int index = random.nextInt(workers.length);
-            int kind = random.nextInt(5);
-            if (replication != null && (round % 3 == 1 || kind == 2 || kind == 3)) {
+            boolean first = round < firstKinds.size();
+            int kind = first ? firstKinds.get(round) : random.nextInt(5);
+            if (replication != null && (kind == 2 || kind == 3 || !first && round % 3 == 1)) {
                 fault("primary SIGKILLed, replica promoted, old primary rejoined as replica");
                 long killedAt = CLOCK.nowMillis();
                 Duration took = replication.failover();

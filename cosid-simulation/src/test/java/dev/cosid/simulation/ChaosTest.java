@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A chaos run per server store: {@code cosid.chaos.seconds} each (15 by default, 30 for the failover runs;
- * raise it for a long run). Fails on any duplicate id; the failover runs under asynchronous replication do
+ * A chaos run per server store: {@code cosid.chaos.seconds} each (6 by default, 12 for the failover runs;
+ * raise it for a long run, with {@code cosid.chaos.pace-micros=100} for the workers' full rate). Whatever the
+ * length, the nemesis inflicts every kind of fault at least once. Fails on any duplicate id; the failover runs under asynchronous replication do
  * so only with the takeover guard on (the default here), and otherwise report the duplicates they found.
  * The clusters' runs replace the whole-store faults by a member's: an etcd member (the leader or a
  * follower) killed or paused; a Redis Cluster primary killed and its replica promoted, or the namespace's
@@ -38,7 +39,7 @@ class ChaosTest {
     Path dir;
 
     private static Duration duration() {
-        return duration(15);
+        return duration(6);
     }
 
     private static Duration duration(long seconds) {
@@ -59,7 +60,7 @@ class ChaosTest {
                 public void rejoin() {
                     group.rejoin();
                 }
-            }).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD).run(duration(30));
+            }).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD).run(duration(12));
         }
     }
 
@@ -76,7 +77,7 @@ class ChaosTest {
                 public void rejoin() {
                     pair.rejoin();
                 }
-            }).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD).run(duration(30));
+            }).takeoverGuard(TAKEOVER_GUARD).expectUnique(TAKEOVER_GUARD).run(duration(12));
         }
     }
 

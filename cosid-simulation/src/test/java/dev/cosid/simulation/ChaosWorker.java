@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A chaos worker process: issues ids as fast as it can from a real store, on a clock with an offset,
+ * A chaos worker process: issues ids in batches of 16, paced, from a real store, on a clock with an offset,
  * and writes each id to its own file (8 bytes, big-endian), until it is killed.
  */
 public final class ChaosWorker {
@@ -60,13 +60,14 @@ public final class ChaosWorker {
     /**
      * Runs the worker.
      *
-     * @param args store URL, owner key, clock offset in ms, output file, and optionally
-     *     {@code --takeover-guard}
+     * @param args store URL, owner key, clock offset in ms, output file, the pause after each batch of ids in
+     *     microseconds, and optionally {@code --takeover-guard}
      * @throws IOException when the output cannot be written
      */
     public static void main(String[] args) throws IOException {
         Clock clock = Clock.offset(Clock.system(), Duration.ofMillis(Long.parseLong(args[2])));
-        boolean takeoverGuard = args.length > 4 && args[4].equals("--takeover-guard");
+        long paceNanos = TimeUnit.MICROSECONDS.toNanos(Long.parseLong(args[4]));
+        boolean takeoverGuard = args.length > 5 && args[5].equals("--takeover-guard");
         CosIdRuntime runtime = null;
         while (runtime == null) {
             try {
@@ -110,8 +111,8 @@ public final class ChaosWorker {
                     announced = true;
                     out.flush();
                 }
-                // as fast as it can within reason: a few hundred thousand ids a second keeps the files small
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
+                // paced: at 100 us a few hundred thousand ids a second keep the files small
+                LockSupport.parkNanos(paceNanos);
             }
         }
     }
