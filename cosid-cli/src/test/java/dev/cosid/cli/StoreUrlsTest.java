@@ -85,7 +85,7 @@ class StoreUrlsTest {
     }
 
     @Test
-    void anUnreachableStoreFailsWithinABoundNamingTheAddressButNotThePassword() {
+    void anUnreachableStoreFailsWithinABoundNamingTheAddressButNotThePassword() throws Exception {
         int port = ServerProcess.freePort();
         List<String> urls = List.of(
                 "jdbc:postgresql://127.0.0.1:" + port + "/cosid?user=cosid&password=hunter2",
@@ -93,15 +93,31 @@ class StoreUrlsTest {
                 "redis://:hunter2@127.0.0.1:" + port,
                 "zookeeper://127.0.0.1:" + port);
         Clock clock = Clock.system();
-        for (String url : urls) {
-            long started = clock.monotonicNanos();
-            LeaseStoreException failure = assertThrows(LeaseStoreException.class, () -> LeaseStores.open(url));
-            long millis = (clock.monotonicNanos() - started) / 1_000_000;
-            assertTrue(millis < 15_000, url + " took " + millis + " ms");
-            assertTrue(failure.getMessage().contains("127.0.0.1:" + port), failure.getMessage());
-            assertFalse(failure.getMessage().contains("hunter2"), failure.getMessage());
+        // each form waits out its connect bound: side by side, each timed on its own
+        ExecutorService pool = Executors.newFixedThreadPool(urls.size() + 1);
+        try {
+            List<Future<?>> checks = new ArrayList<>();
+            for (String url : urls) {
+                checks.add(pool.submit(() -> {
+                    long started = clock.monotonicNanos();
+                    LeaseStoreException failure = assertThrows(LeaseStoreException.class, () -> LeaseStores.open(url));
+                    long millis = (clock.monotonicNanos() - started) / 1_000_000;
+                    assertTrue(millis < 15_000, url + " took " + millis + " ms");
+                    assertTrue(failure.getMessage().contains("127.0.0.1:" + port), failure.getMessage());
+                    assertFalse(failure.getMessage().contains("hunter2"), failure.getMessage());
+                }));
+            }
+            Future<String[]> leases = pool.submit(() -> run("leases", "--store", urls.get(0)));
+            for (Future<?> check : checks) {
+                check.get(60, TimeUnit.SECONDS);
+            }
+            checkLeasesLine(leases.get(60, TimeUnit.SECONDS), port);
+        } finally {
+            pool.shutdownNow();
         }
-        String[] cli = run("leases", "--store", urls.get(0));
+    }
+
+    private static void checkLeasesLine(String[] cli, int port) {
         assertEquals("1", cli[0]);
         assertTrue(cli[2].contains("cannot reach jdbc:postgresql://127.0.0.1:" + port), cli[2]);
         assertFalse(cli[2].contains("hunter2"), cli[2]);
@@ -176,28 +192,32 @@ class StoreUrlsTest {
         forms.put("jdbc:oracle:thin:u/SECRET123@127.0.0.1:" + closed + "/x", 2);
         forms.put("mongodb://u:SECRET123@127.0.0.1:" + closed + "/x", 2);
         forms.put("u:SECRET123@127.0.0.1", 2);
-        // most forms wait out the 5 s connect bound: run them side by side
-        ExecutorService pool = Executors.newFixedThreadPool(8);
+        // most forms wait out the 5 s connect bound: run them all side by side
+        ExecutorService pool = Executors.newFixedThreadPool(forms.size() + 2);
         try {
             List<Future<List<String>>> checks = new ArrayList<>();
             for (Map.Entry<String, Integer> form : forms.entrySet()) {
                 checks.add(pool.submit(() -> check(form.getKey(), form.getValue(), legacy)));
+            }
+            List<Future<String[]>> migrations = new ArrayList<>();
+            for (String url : List.of("jdbc:oracle:thin:u/SECRET123@127.0.0.1:" + closed + "/x",
+                    "jdbc:mariadb://u:SECRET123@127.0.0.1:" + closed + "/x")) {
+                migrations.add(pool.submit(() -> run("migrate", "--from-jdbc", url, "--to-state-file",
+                        dir.resolve("m-" + Integer.toHexString(url.hashCode()) + ".state").toString(), "--slot", "0")));
             }
             List<String> failures = new ArrayList<>();
             for (Future<List<String>> check : checks) {
                 failures.addAll(check.get(120, TimeUnit.SECONDS));
             }
             assertEquals(List.of(), failures);
+            for (Future<String[]> migration : migrations) {
+                String[] migrate = migration.get(120, TimeUnit.SECONDS);
+                assertEquals("1", migrate[0], migrate[2]);
+                assertEquals(1, migrate[2].strip().lines().count(), migrate[2]);
+                assertFalse((migrate[1] + migrate[2]).contains("SECRET123"), migrate[2]);
+            }
         } finally {
             pool.shutdownNow();
-        }
-        for (String url : List.of("jdbc:oracle:thin:u/SECRET123@127.0.0.1:" + closed + "/x",
-                "jdbc:mariadb://u:SECRET123@127.0.0.1:" + closed + "/x")) {
-            String[] migrate = run("migrate", "--from-jdbc", url, "--to-state-file", dir.resolve("m.state").toString(),
-                    "--slot", "0");
-            assertEquals("1", migrate[0], migrate[2]);
-            assertEquals(1, migrate[2].strip().lines().count(), migrate[2]);
-            assertFalse((migrate[1] + migrate[2]).contains("SECRET123"), migrate[2]);
         }
     }
 

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,7 +26,11 @@ import org.junit.jupiter.api.io.TempDir;
  * The clusters' runs replace the whole-store faults by a member's: an etcd member (the leader or a
  * follower) killed or paused; a Redis Cluster primary killed and its replica promoted, or the namespace's
  * slot moved to another primary; one ZooKeeper server (the leader or a follower) killed and restarted.
+ *
+ * <p>The runs share nothing (each starts its own servers and workers in its own directory), so they run two
+ * at a time.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ChaosTest {
 
     /**

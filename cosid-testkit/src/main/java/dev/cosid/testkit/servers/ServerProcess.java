@@ -278,13 +278,77 @@ public abstract class ServerProcess implements ControlledServer {
         }
     }
 
-    /** Returns a free loopback port. */
-    public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+    /** The ports handed out below the kernel's ephemeral range, which starts at 32768 by default. */
+    private static final int FIRST_PORT = 20_000;
+    private static final int PORTS = 12_000;
+    /** Where each handed-out port is locked for this JVM's life, so that parallel test JVMs never share one. */
+    private static final Path PORT_LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "cosid-test-ports");
+    private static final java.util.Set<Integer> HANDED_OUT = new java.util.HashSet<>();
+    private static final List<java.nio.channels.FileLock> PORT_LOCKS_HELD = new ArrayList<>();
+    private static final java.util.Random PORT_CHOICE = new java.util.Random();
+
+    /**
+     * Returns a free loopback port that no other test of this machine is handed while this JVM lives.
+     *
+     * <p>The port lies below the kernel's ephemeral range, so that no client connection takes it as its local
+     * port between now and the server's start (a port from {@code bind(0)} lies inside that range), and it is
+     * locked in a file under the temporary directory, so that test JVMs running side by side (Maven's
+     * {@code -T}, surefire's forks) never start two servers on one port. The lock goes with the JVM.
+     */
+    public static synchronized int freePort() {
+        try {
+            Files.createDirectories(PORT_LOCKS);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+        for (int attempt = 0; attempt < 10_000; attempt++) {
+            int port = FIRST_PORT + PORT_CHOICE.nextInt(PORTS);
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            java.nio.channels.FileLock lock = lockPort(port);
+            if (lock == null) {
+                continue; // another test JVM holds it
+            }
+            if (bindable(port)) {
+                PORT_LOCKS_HELD.add(lock);
+                return port;
+            }
+            release(lock);
+        }
+        throw new IllegalStateException("no free loopback port from " + FIRST_PORT + " to " + (FIRST_PORT + PORTS - 1));
+    }
+
+    private static java.nio.channels.FileLock lockPort(int port) {
+        try {
+            java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                    PORT_LOCKS.resolve(Integer.toString(port)), java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.WRITE);
+            java.nio.channels.FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+            }
+            return lock;
+        } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    private static void release(java.nio.channels.FileLock lock) {
+        try {
+            lock.channel().close();
+        } catch (IOException ignored) {
+            // the lock goes with the channel, or with the JVM
+        }
+    }
+
+    private static boolean bindable(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
