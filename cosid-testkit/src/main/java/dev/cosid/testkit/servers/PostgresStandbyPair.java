@@ -131,10 +131,12 @@ public final class PostgresStandbyPair implements ControlledServer {
         }
     }
 
+    /** Starts both servers; returns once the standby streams (and, for a synchronous pair, is the synchronous one). */
     @Override
     public synchronized void start() {
         primary.start();
         standby().start();
+        makeSynchronous();
     }
 
     @Override
