@@ -9,6 +9,8 @@ import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.SlotsExhaustedException;
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.testkit.servers.ControlledServer;
 import dev.cosid.time.ManualClock;
@@ -187,14 +189,22 @@ public abstract class StoreFaultContract {
         int crowd = 32;
         ExecutorService pool = Executors.newFixedThreadPool(crowd);
         List<CosIdRuntime> runtimes = new CopyOnWriteArrayList<>();
+        List<LeaseStore> stores = new ArrayList<>();
         try {
+            // each runtime has a connection of its own, as each process of a crowd would; they are opened first,
+            // one after another, so that the race below is the slots' and not the connections' (a loaded
+            // machine can take longer than a store's connect bound to open 32 connections at once)
+            for (int i = 0; i < crowd; i++) {
+                stores.add(LeaseStores.open(storeUrl()));
+            }
             CountDownLatch go = new CountDownLatch(1);
             List<Future<CosIdRuntime>> started = new ArrayList<>();
             for (int i = 0; i < crowd; i++) {
                 String key = "crowd-" + i;
+                LeaseStore store = stores.get(i);
                 started.add(pool.submit(() -> {
                     go.await();
-                    CosIdRuntime runtime = runtime(ns, Duration.ofSeconds(60), CosIdListener.NOOP)
+                    CosIdRuntime runtime = runtime(ns, Duration.ofSeconds(60), CosIdListener.NOOP).store(store)
                             .bits(5).ownerKey(key).acquireTimeout(Duration.ZERO).start();
                     runtimes.add(runtime);
                     return runtime;
@@ -216,6 +226,7 @@ public abstract class StoreFaultContract {
             assertTrue(exhausted.getMessage().contains("32 slots"), exhausted.getMessage());
         } finally {
             runtimes.forEach(CosIdRuntime::close);
+            stores.forEach(LeaseStore::close);
             pool.shutdownNow();
         }
     }
