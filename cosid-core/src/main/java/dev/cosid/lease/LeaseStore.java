@@ -93,6 +93,59 @@ public interface LeaseStore extends AutoCloseable {
      */
     boolean release(SlotLease lease, long lastIssuedMillis);
 
+    /**
+     * Reserves the next {@code size} ids of a segment counter in one atomic operation: the counter
+     * (0 when the name has none) moves from {@code c} to {@code c + size} and the answer is
+     * {@code c + 1 .. c + size}. The namespace must be registered; a namespace record that vanished
+     * raises {@link StoreDataLostException}, never a counter restarted at 1. A lost answer wastes the
+     * range; it is never handed out again.
+     *
+     * @param namespace a registered namespace
+     * @param name the segment name, checked by {@link LayoutRecord#requireName(String)}
+     * @param size how many ids, at least 1
+     * @return the reserved range
+     * @throws UnsupportedOperationException when the store keeps no segment counters
+     */
+    default SegmentRange reserveSegment(String namespace, String name, long size) {
+        throw new UnsupportedOperationException(describe() + " keeps no segment counters");
+    }
+
+    /**
+     * Hands the unused tail of the last range back: sets the counter to {@code lastIssued} only when
+     * it still equals {@code rangeLast} (no later range was reserved since). One conditional operation.
+     *
+     * @param range the last range this process reserved
+     * @param lastIssued the last id issued from it, or {@code range.first() - 1} when none
+     * @return true when the counter moved back; false when a later range exists (a gap is left)
+     */
+    default boolean returnSegmentTail(SegmentRange range, long lastIssued) {
+        return false;
+    }
+
+    /**
+     * Raises a segment counter to at least {@code atLeast}, never lowering it (used by migrations, so
+     * that ids continue above what another system issued).
+     *
+     * @param namespace a registered namespace
+     * @param name the segment name
+     * @param atLeast the lowest value the counter may hold afterwards
+     * @return the counter after the call
+     * @throws UnsupportedOperationException when the store keeps no segment counters
+     */
+    default long raiseSegment(String namespace, String name, long atLeast) {
+        throw new UnsupportedOperationException(describe() + " keeps no segment counters");
+    }
+
+    /**
+     * Reads every segment counter of a namespace: name to the last id reserved.
+     *
+     * @param namespace a valid namespace name
+     * @return the counters, sorted by name; empty when none
+     */
+    default java.util.SortedMap<String, Long> segments(String namespace) {
+        return java.util.Collections.emptySortedMap();
+    }
+
     /** Returns the store's address for messages, never with a password. */
     String describe();
 
