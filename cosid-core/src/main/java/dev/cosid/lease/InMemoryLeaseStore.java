@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
@@ -29,6 +30,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
     private final Map<String, NamespaceRecord> namespaces = new HashMap<>();
     private final Map<String, TreeMap<Integer, SlotRecord>> slots = new HashMap<>();
     private final Map<String, Map<String, LayoutRecord>> layouts = new HashMap<>();
+    private final Map<String, TreeMap<String, Long>> segments = new HashMap<>();
 
     /** Creates a store on the system clock. */
     public InMemoryLeaseStore() {
@@ -143,6 +145,53 @@ public final class InMemoryLeaseStore implements LeaseStore {
             if (slots.test(record.slot())) {
                 table.put(record.slot(), record);
             }
+        }
+    }
+
+    @Override
+    public synchronized SegmentRange reserveSegment(String namespace, String name, long size) {
+        requireSegment(namespace, name);
+        if (size < 1) {
+            throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
+        }
+        TreeMap<String, Long> counters = segments.computeIfAbsent(namespace, ns -> new TreeMap<>());
+        long current = counters.getOrDefault(name, 0L);
+        long last = Math.addExact(current, size);
+        counters.put(name, last);
+        return new SegmentRange(namespace, name, current + 1, last);
+    }
+
+    @Override
+    public synchronized boolean returnSegmentTail(SegmentRange range, long lastIssued) {
+        requireSegment(range.namespace(), range.name());
+        if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
+            throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
+        }
+        TreeMap<String, Long> counters = segments.computeIfAbsent(range.namespace(), ns -> new TreeMap<>());
+        if (counters.getOrDefault(range.name(), 0L) != range.last()) {
+            return false;
+        }
+        counters.put(range.name(), lastIssued);
+        return true;
+    }
+
+    @Override
+    public synchronized long raiseSegment(String namespace, String name, long atLeast) {
+        requireSegment(namespace, name);
+        return segments.computeIfAbsent(namespace, ns -> new TreeMap<>()).merge(name, atLeast, Math::max);
+    }
+
+    @Override
+    public synchronized SortedMap<String, Long> segments(String namespace) {
+        Namespaces.require(namespace);
+        return new TreeMap<>(segments.getOrDefault(namespace, new TreeMap<>()));
+    }
+
+    private void requireSegment(String namespace, String name) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+        if (!namespaces.containsKey(namespace)) {
+            throw new IllegalStateException("namespace '" + namespace + "' is not registered");
         }
     }
 
