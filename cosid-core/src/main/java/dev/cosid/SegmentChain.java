@@ -110,6 +110,8 @@ final class SegmentChain implements SegmentId {
     private long measuredAtNanos;
     private long measuredIssued;
     private int failures;
+    /** The ids of every range reserved, against the policy's limit. */
+    private volatile long reservedIds;
     private volatile String stopReason;
 
     private SegmentChain(String namespace, String name, LeaseStore store, Clock clock, Scheduler scheduler,
@@ -141,6 +143,7 @@ final class SegmentChain implements SegmentId {
         }
         Link link = new Link(first);
         chain.tail = link;
+        chain.reservedIds = first.size();
         chain.current = link;
         chain.measuredAtNanos = clock.monotonicNanos();
         chain.requestFetch();
@@ -236,6 +239,11 @@ final class SegmentChain implements SegmentId {
             }
             return waitStart;
         }
+        // the limit's last range is linked before reservedIds counts it: read the link again after the count
+        if (policy.limit() > 0 && reservedIds >= policy.limit() && link.next == null) {
+            throw new IdUnavailableException(IdUnavailableException.Reason.SEGMENT_PENDING, "segment '" + name
+                    + "' of namespace '" + namespace + "' issued its limit of " + policy.limit() + " ids");
+        }
         starved = true;
         requestFetch();
         long now = clock.monotonicNanos();
@@ -280,8 +288,9 @@ final class SegmentChain implements SegmentId {
             }
             try {
                 resize();
-                if (idsAhead() < step) {
-                    SegmentRange range = store.reserveSegment(namespace, name, step);
+                long size = unreserved();
+                if (size > 0 && idsAhead() < step) {
+                    SegmentRange range = store.reserveSegment(namespace, name, size);
                     String misfit = misfit(range);
                     if (misfit != null) {
                         stop(misfit, null);
@@ -290,6 +299,7 @@ final class SegmentChain implements SegmentId {
                     Link link = new Link(range);
                     tail.next = link;
                     tail = link;
+                    reservedIds += range.size();
                     failures = 0;
                     lastFailure = null;
                     listener.onSegmentReserved(range);
@@ -315,7 +325,7 @@ final class SegmentChain implements SegmentId {
         // a caller that asked while this fetch ran was turned away by the flag: look again for it
         boolean more;
         synchronized (lock) {
-            more = state == State.RUNNING && idsAhead() < step;
+            more = state == State.RUNNING && unreserved() > 0 && idsAhead() < step;
         }
         if (more) {
             requestFetch();
@@ -351,6 +361,11 @@ final class SegmentChain implements SegmentId {
             wanted = Math.max(wanted, step * 2.0);
         }
         step = (long) Math.max(policy.minStep(), Math.min(policy.maxStep(), Math.ceil(wanted)));
+    }
+
+    /** The size of the next range: the step, or what the limit leaves; 0 when the limit is reached. */
+    private long unreserved() {
+        return policy.limit() == 0 ? step : Math.min(step, policy.limit() - reservedIds);
     }
 
     /** The ids left in the current link and every link reserved after it. */

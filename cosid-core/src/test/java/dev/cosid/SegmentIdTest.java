@@ -329,6 +329,20 @@ class SegmentIdTest {
     }
 
     @Test
+    void aLimitReservesExactlyTheIdsNeededAndLeavesNoTail() {
+        try (CosIdRuntime runtime = builder("a").start()) {
+            SegmentId orders = runtime.segment("orders", SMALL.withLimit(250));
+            long[] ids = issue(orders, 250);
+            assertEquals(250, ids[249]);
+            assertEquals(250, counter("orders"), "no range reserved past the limit");
+            IdUnavailableException refused = assertThrows(IdUnavailableException.class, orders::nextId);
+            assertTrue(refused.getMessage().contains("issued its limit of 250 ids"), refused.getMessage());
+        }
+        assertEquals(250, counter("orders"));
+        assertThrows(IllegalArgumentException.class, () -> SMALL.withLimit(0));
+    }
+
+    @Test
     void aClosedGeneratorRefusesAndAStaticSlotHasNoSegments() throws Exception {
         CosIdRuntime runtime = builder("a").start();
         SegmentId orders = runtime.segment("orders");
