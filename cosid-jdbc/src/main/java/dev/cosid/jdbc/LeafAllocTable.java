@@ -153,7 +153,7 @@ public final class LeafAllocTable {
      * @throws LeaseStoreException when the table is missing or the database cannot be reached
      */
     public SortedMap<String, Long> counters() {
-        return transaction("read " + table, connection -> {
+        return transaction("read the rows", connection -> {
             SortedMap<String, Long> counters = new TreeMap<>();
             try (Statement statement = connection.createStatement();
                  ResultSet rows = statement.executeQuery(selectAll)) {

@@ -1,0 +1,69 @@
+package dev.cosid.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cosid.testkit.servers.MariaDbServer;
+import dev.cosid.testkit.servers.ServerExtension;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Migration from Leaf's segment mode: rows of {@code leaf_alloc} allocated by Leaf's own statements,
+ * migrated with {@code ./cosid migrate --from-leaf}, then our segments continue above every id Leaf
+ * handed out; bad input changes nothing.
+ */
+class MigrateFromLeafTest {
+
+    @RegisterExtension
+    static final ServerExtension<MariaDbServer> MARIADB = new ServerExtension<>(MariaDbServer::started);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void badSourcesAreRefusedWithOneLineAndTheTargetIsNotCreated() throws SQLException {
+        Path target = dir.resolve("cosid.db");
+        String url = MARIADB.server().jdbcUrl();
+        LeafTable.create(url, LeafTable.MYSQL_DDL, "orders", 1000);
+
+        Cli missingTable = Cli.run("migrate", "--from-leaf", url, "--leaf-table", "no_leaf_alloc",
+                "--to-store", "sqlite:" + target);
+        assertEquals(1, missingTable.status(), missingTable.err());
+        assertTrue(missingTable.err().contains("the table no_leaf_alloc does not exist"), missingTable.err());
+
+        LeafTable.create(url, LeafTable.MYSQL_DDL, "orders", 1000);
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url)) {
+            connection.createStatement().execute("DELETE FROM leaf_alloc");
+        }
+        Cli empty = Cli.run("migrate", "--from-leaf", url, "--to-store", "sqlite:" + target);
+        assertEquals(1, empty.status(), empty.err());
+        assertTrue(empty.err().contains("the Leaf table leaf_alloc of " + url + " has no rows: nothing to migrate"),
+                empty.err());
+
+        Cli unreachable = Cli.run("migrate", "--from-leaf", "jdbc:mariadb://127.0.0.1:1/leaf?user=root",
+                "--to-store", "sqlite:" + target);
+        assertEquals(1, unreachable.status(), unreachable.err());
+        assertTrue(unreachable.err().contains("cannot read the rows in leaf_alloc of jdbc:mariadb://127.0.0.1:1/leaf"),
+                unreachable.err());
+
+        Cli notJdbc = Cli.run("migrate", "--from-leaf", "mysql://127.0.0.1/leaf", "--to-store", "sqlite:" + target);
+        assertEquals(2, notJdbc.status(), notJdbc.err());
+        assertTrue(notJdbc.err().contains("is not a JDBC URL"), notJdbc.err());
+
+        Cli mixed = Cli.run("migrate", "--from-leaf", url, "--from-file", dir.toString(), "--to-store", "sqlite:" + target);
+        assertEquals(2, mixed.status(), mixed.err());
+        assertTrue(mixed.err().contains("migrate in separate runs"), mixed.err());
+
+        for (Cli each : new Cli[] {missingTable, empty, unreachable, notJdbc, mixed}) {
+            assertEquals("", each.out(), "nothing is reported as done");
+            assertEquals(1, each.err().strip().lines().count(), each.err());
+        }
+        assertFalse(Files.exists(target), "the target store was not created");
+    }
+}
