@@ -4,11 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.testkit.servers.MariaDbServer;
+import dev.cosid.testkit.servers.PostgresServer;
 import dev.cosid.testkit.servers.ServerExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,9 +28,60 @@ class MigrateFromLeafTest {
 
     @RegisterExtension
     static final ServerExtension<MariaDbServer> MARIADB = new ServerExtension<>(MariaDbServer::started);
+    @RegisterExtension
+    static final ServerExtension<PostgresServer> POSTGRES = new ServerExtension<>(PostgresServer::started);
 
     @TempDir
     Path dir;
+
+    @Test
+    void leafRowsOnMariaDbMadeWithLeafsDdlContinueAboveEveryIdLeafHandedOut() throws SQLException {
+        migrateFrom(MARIADB.server().jdbcUrl(), LeafTable.MYSQL_DDL);
+    }
+
+    @Test
+    void leafRowsOnPostgresContinueAboveEveryIdLeafHandedOut() throws SQLException {
+        migrateFrom(POSTGRES.server().jdbcUrl(), LeafTable.POSTGRESQL_DDL);
+    }
+
+    private void migrateFrom(String url, String ddl) throws SQLException {
+        LeafTable.create(url, ddl, "orders", 1000, "invoices", 200);
+        long[] leafOrders = LeafTable.allocate(url, "orders", 4);
+        long[] leafInvoices = LeafTable.allocate(url, "invoices", 3);
+        assertEquals(4000, leafOrders[leafOrders.length - 1], "Leaf handed out 1..4000 of orders");
+
+        Cli done = Migration.migrate("--from-leaf", url, "--to-store", url, "--namespace", "leaf");
+        assertTrue(done.out().contains("read leaf_alloc row 'orders' (max_id 4001): segment 'orders' issued at most 4000"),
+                done.out());
+        assertTrue(done.out().contains("raised segment 'orders' of namespace 'leaf'"), done.out());
+        assertTrue(done.out().contains("from 0 to 4000: ids continue at 4001"), done.out());
+
+        Cli again = Migration.migrate("--from-leaf", url, "--to-store", url, "--namespace", "leaf");
+        assertTrue(again.out().contains("kept segment 'invoices' of namespace 'leaf'"), again.out());
+
+        try (LeaseStore store = LeaseStores.open(url)) {
+            assertNoneRepeatedAllAbove(leafOrders, ours(store, "orders"));
+            assertNoneRepeatedAllAbove(leafInvoices, ours(store, "invoices"));
+        }
+    }
+
+    private static long[] ours(LeaseStore store, String name) {
+        LongStream.Builder ids = LongStream.builder();
+        for (int i = 0; i < 20; i++) {
+            SegmentRange range = store.reserveSegment("leaf", name, 250);
+            LongStream.rangeClosed(range.first(), range.last()).forEach(ids);
+        }
+        return ids.build().toArray();
+    }
+
+    private static void assertNoneRepeatedAllAbove(long[] leafs, long[] ours) {
+        long[] sorted = leafs.clone();
+        Arrays.sort(sorted);
+        long largest = sorted[sorted.length - 1];
+        assertEquals(0, LongStream.of(ours).filter(id -> Arrays.binarySearch(sorted, id) >= 0).count(),
+                "ids Leaf had handed out");
+        assertEquals(largest + 1, LongStream.of(ours).min().orElseThrow(), "ours continue at Leaf's max_id");
+    }
 
     @Test
     void badSourcesAreRefusedWithOneLineAndTheTargetIsNotCreated() throws SQLException {
