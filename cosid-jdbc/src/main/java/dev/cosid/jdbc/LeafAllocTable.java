@@ -165,6 +165,20 @@ public final class LeafAllocTable {
         });
     }
 
+    /**
+     * Checks that the table exists, so that a wrong name fails when the store opens.
+     *
+     * @throws LeaseStoreException naming the table when it is missing
+     */
+    public void verify() {
+        transaction("find the table", connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.executeQuery("SELECT biz_tag, max_id, step FROM " + table + " WHERE 1 = 0").close();
+            }
+            return null;
+        });
+    }
+
     private long readMaxId(Connection connection, String bizTag) throws SQLException {
         try (PreparedStatement query = connection.prepareStatement(select)) {
             query.setString(1, bizTag);

@@ -2,12 +2,15 @@ package dev.cosid.jdbc;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.SegmentRange;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -83,6 +86,7 @@ abstract class LeafTableTests {
         int threadsEach = 3;
         int rounds = 100;
         Queue<long[]> ranges = new ConcurrentLinkedQueue<>();
+        LeaseStore store = LeaseStores.open(jdbcUrl() + "&leafTable=leaf_alloc");
         ExecutorService threads = Executors.newFixedThreadPool(2 * threadsEach);
         CountDownLatch start = new CountDownLatch(1);
         List<Future<?>> done = new ArrayList<>();
@@ -101,7 +105,7 @@ abstract class LeafTableTests {
                 done.add(threads.submit(() -> {
                     start.await();
                     for (int i = 0; i < rounds; i++) {
-                        SegmentRange range = table.reserve("ns", tag, 1 + (i * 37 + thread) % 500);
+                        SegmentRange range = store.reserveSegment("ns", tag, 1 + (i * 37 + thread) % 500);
                         ranges.add(new long[] {range.first(), range.last()});
                     }
                     return null;
@@ -113,6 +117,7 @@ abstract class LeafTableTests {
             }
         } finally {
             threads.shutdownNow();
+            store.close();
         }
         List<long[]> sorted = new ArrayList<>(ranges);
         sorted.sort(Comparator.comparingLong(range -> range[0]));
@@ -128,6 +133,28 @@ abstract class LeafTableTests {
         assertEquals(0, repeated, "ids handed out twice among " + sorted.size() + " ranges up to " + (next - 1));
         assertEquals(0, gaps, "the ranges tile the ids without a hole");
         assertEquals(next - 1, (long) table.counters().get(tag));
+    }
+
+    @Test
+    void theStoreOptionReservesFromLeafsTableAndHandsNoTailBack() throws Exception {
+        String tag = tag(1, 1000);
+        try (LeaseStore store = LeaseStores.open(jdbcUrl() + "&leafTable=leaf_alloc")) {
+            SegmentRange range = store.reserveSegment("ns", tag, 100);
+            assertEquals(new SegmentRange("ns", tag, 1, 100), range);
+            assertFalse(store.returnSegmentTail(range, 10), "Leaf would not know of a tail handed back");
+            assertEquals(100L, store.segments("ns").get(tag));
+            try (LeafPeer leaf = new LeafPeer(jdbcUrl())) {
+                assertArrayEquals(new long[] {101, 1100}, leaf.step(tag), "Leaf continues after ours, not after 10");
+            }
+            assertEquals(1100L, store.raiseSegment("ns", tag, 1000), "a raise never lowers");
+        }
+    }
+
+    @Test
+    void theStoreOptionNamingAMissingTableFailsAtOpen() {
+        LeaseStoreException error = assertThrows(LeaseStoreException.class,
+                () -> LeaseStores.open(jdbcUrl() + "&leafTable=no_leaf_alloc"));
+        assertTrue(error.getMessage().contains("the table no_leaf_alloc does not exist"), error.getMessage());
     }
 
     @Test
