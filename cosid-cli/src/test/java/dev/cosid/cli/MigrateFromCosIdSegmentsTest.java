@@ -7,14 +7,20 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.SegmentRange;
 import dev.cosid.testkit.servers.MariaDbServer;
+import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ServerExtension;
+import java.net.URI;
 import java.util.Arrays;
 import java.util.stream.LongStream;
 import me.ahoo.cosid.segment.DefaultSegmentId;
 import me.ahoo.cosid.segment.SegmentChainId;
 import me.ahoo.cosid.segment.SegmentId;
+import me.ahoo.cosid.spring.redis.SpringRedisIdSegmentDistributor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Migration of CosId 2.x segment counters: CosId's own generators ({@code DefaultSegmentId},
@@ -25,7 +31,44 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MigrateFromCosIdSegmentsTest {
 
     @RegisterExtension
+    static final ServerExtension<RedisServer> REDIS = new ServerExtension<>(RedisServer::started);
+    @RegisterExtension
     static final ServerExtension<MariaDbServer> MARIADB = new ServerExtension<>(MariaDbServer::started);
+
+    @Test
+    void countersOfCosIdsRedisDistributorContinueAboveEveryIdCosIdIssued() {
+        URI uri = URI.create(REDIS.server().url());
+        LettuceConnectionFactory connections =
+                new LettuceConnectionFactory(new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+        connections.afterPropertiesSet();
+        connections.start();
+        try {
+            StringRedisTemplate redis = new StringRedisTemplate(connections);
+            SpringRedisIdSegmentDistributor orders = new SpringRedisIdSegmentDistributor("shop", "orders", 0, 100, redis);
+            SpringRedisIdSegmentDistributor invoices = new SpringRedisIdSegmentDistributor("shop", "invoices", 0, 10, redis);
+            SpringRedisIdSegmentDistributor other = new SpringRedisIdSegmentDistributor("other", "orders", 0, 10, redis);
+            long[] theirOrders = issue(new DefaultSegmentId(orders), 1_234);
+            long[] theirInvoices = issue(new SegmentChainId(invoices), 555);
+            issue(new DefaultSegmentId(other), 5);
+            assertEquals("cosid:{shop.orders}.adder", orders.getAdderKey());
+            long ordersAdder = Long.parseLong(redis.opsForValue().get(orders.getAdderKey()));
+
+            Cli done = Migration.migrate("--from-cosid-segments", REDIS.server().url(), "--legacy-namespace", "shop",
+                    "--to-store", REDIS.server().url(), "--namespace", "shop");
+            assertTrue(done.out().contains("read redis cosid:{shop.orders}.adder: segment 'orders' issued at most "
+                    + ordersAdder), done.out());
+            assertTrue(!done.out().contains("other"), "another CosId namespace is left alone: " + done.out());
+
+            try (LeaseStore store = LeaseStores.open(REDIS.server().url())) {
+                long[] ours = ours(store, "shop", "orders");
+                assertEquals(ordersAdder + 1, ours[0], "ours continue right above CosId's counter");
+                assertNoneRepeatedAllAbove(theirOrders, ours);
+                assertNoneRepeatedAllAbove(theirInvoices, ours(store, "shop", "invoices"));
+            }
+        } finally {
+            connections.destroy();
+        }
+    }
 
     @Test
     void rowsOfCosIdsJdbcTableContinueAboveEveryIdCosIdIssued() throws Exception {
