@@ -10,6 +10,7 @@ import dev.cosid.testkit.servers.MariaDbServer;
 import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ServerExtension;
 import java.net.URI;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.LongStream;
 import me.ahoo.cosid.segment.DefaultSegmentId;
@@ -19,6 +20,7 @@ import me.ahoo.cosid.spring.redis.SpringRedisIdSegmentDistributor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -38,8 +40,9 @@ class MigrateFromCosIdSegmentsTest {
     @Test
     void countersOfCosIdsRedisDistributorContinueAboveEveryIdCosIdIssued() {
         URI uri = URI.create(REDIS.server().url());
-        LettuceConnectionFactory connections =
-                new LettuceConnectionFactory(new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()));
+        LettuceConnectionFactory connections = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(uri.getHost(), uri.getPort()),
+                LettuceClientConfiguration.builder().shutdownTimeout(Duration.ZERO).build());
         connections.afterPropertiesSet();
         connections.start();
         try {

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentId;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
@@ -23,6 +25,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -133,6 +137,59 @@ abstract class LeafTableTests {
         assertEquals(0, repeated, "ids handed out twice among " + sorted.size() + " ranges up to " + (next - 1));
         assertEquals(0, gaps, "the ranges tile the ids without a hole");
         assertEquals(next - 1, (long) table.counters().get(tag));
+    }
+
+    @Test
+    void aRuntimesSegmentIdsOnLeafsTableAndLeafsOwnStatementsNeverRepeat() throws Exception {
+        String tag = tag(1, 700);
+        int leafSegments = 30;
+        int oursEach = 20_000;
+        Queue<long[]> leafRanges = new ConcurrentLinkedQueue<>();
+        Queue<long[]> ours = new ConcurrentLinkedQueue<>();
+        ExecutorService threads = Executors.newFixedThreadPool(4);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> done = new ArrayList<>();
+        try (CosIdRuntime runtime = CosIdRuntime.builder().store(jdbcUrl() + "&leafTable=leaf_alloc")
+                .namespace("leaf-shared").start()) {
+            SegmentId ids = runtime.segment(tag);
+            for (int t = 0; t < 2; t++) {
+                done.add(threads.submit(() -> {
+                    try (LeafPeer leaf = new LeafPeer(jdbcUrl())) {
+                        start.await();
+                        for (int i = 0; i < leafSegments; i++) {
+                            leafRanges.add(leaf.step(tag));
+                        }
+                    }
+                    return null;
+                }));
+                done.add(threads.submit(() -> {
+                    start.await();
+                    long[] mine = new long[oursEach];
+                    for (int i = 0; i < oursEach; i++) {
+                        mine[i] = ids.nextId();
+                    }
+                    ours.add(mine);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> each : done) {
+                each.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        long[] all = LongStream.concat(
+                leafRanges.stream().flatMapToLong(range -> LongStream.rangeClosed(range[0], range[1])),
+                ours.stream().flatMapToLong(LongStream::of)).sorted().toArray();
+        long repeated = IntStream.range(1, all.length).filter(i -> all[i] == all[i - 1]).count();
+        assertEquals(2L * leafSegments * 700 + 2L * oursEach, all.length);
+        assertEquals(0, repeated, "ids both handed out, among " + all.length);
+        for (long[] mine : ours) {
+            for (int i = 1; i < mine.length; i++) {
+                assertTrue(mine[i] > mine[i - 1], "each thread's ids increase");
+            }
+        }
     }
 
     @Test
