@@ -65,7 +65,8 @@ final class LegacySegments {
         try {
             counters = leaf.counters();
         } catch (LeaseStoreException e) {
-            throw new IllegalStateException(LeaseStores.mask(LeaseStores.redact(String.valueOf(e.getMessage())), url), e);
+            // the message names the source by its redacted address already; mask what the driver echoed
+            throw new IllegalStateException(LeaseStores.mask(String.valueOf(e.getMessage()), url), e);
         }
         if (counters.isEmpty()) {
             throw new IllegalStateException("the Leaf table " + table + " of " + description + " has no rows: nothing "
@@ -137,7 +138,7 @@ final class LegacySegments {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the table cosid from " + LeaseStores.redact(url) + ": "
-                    + LeaseStores.mask(LeaseStores.redact(String.valueOf(e.getMessage())), url), e);
+                    + LeaseStores.mask(String.valueOf(e.getMessage()), url), e);
         }
         return read;
     }

@@ -103,11 +103,13 @@ class MigrateFromLeafTest {
         assertTrue(empty.err().contains("the Leaf table leaf_alloc of " + url + " has no rows: nothing to migrate"),
                 empty.err());
 
-        Cli unreachable = Cli.run("migrate", "--from-leaf", "jdbc:mariadb://127.0.0.1:1/leaf?user=root",
+        Cli unreachable = Cli.run("migrate", "--from-leaf", "jdbc:mariadb://127.0.0.1:1/leaf?user=root&password=hunter22",
                 "--to-store", "sqlite:" + target);
         assertEquals(1, unreachable.status(), unreachable.err());
-        assertTrue(unreachable.err().contains("cannot read the rows in leaf_alloc of jdbc:mariadb://127.0.0.1:1/leaf"),
+        assertTrue(unreachable.err().contains(
+                "cannot read the rows in leaf_alloc of jdbc:mariadb://127.0.0.1:1/leaf?user=root&password=***: "),
                 unreachable.err());
+        assertFalse(unreachable.err().contains("hunter22"), unreachable.err());
 
         Cli notJdbc = Cli.run("migrate", "--from-leaf", "mysql://127.0.0.1/leaf", "--to-store", "sqlite:" + target);
         assertEquals(2, notJdbc.status(), notJdbc.err());

@@ -221,8 +221,8 @@ public final class LeafAllocTable {
     /** Names the fix when the table is missing. */
     private String hint(SQLException e) {
         String state = String.valueOf(e.getSQLState());
-        // 42P01 PostgreSQL, 42S02 MariaDB/MySQL and H2: undefined table
-        if (state.equals("42P01") || state.equals("42S02") || state.equals("42S04")) {
+        // undefined table: 42P01 PostgreSQL, 42S02 MariaDB/MySQL, 42102 and 42S02 H2
+        if (state.equals("42P01") || state.equals("42S02") || state.equals("42102") || state.equals("42S04")) {
             return " (the table " + table + " does not exist: name Leaf's table, or create it with Leaf's DDL)";
         }
         return "";
