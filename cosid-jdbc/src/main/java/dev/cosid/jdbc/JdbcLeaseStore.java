@@ -57,6 +57,8 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final NamedSql release;
     private final NamedSql insertLayout;
     private final NamedSql selectLayout;
+    /** Leaf's table, when segment counters are kept there; null for the store's own {@code cosid_segment}. */
+    private final LeafAllocTable leaf;
 
     /**
      * Creates a store over a data source the caller owns.
@@ -73,6 +75,16 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
                    AutoCloseable onClose, SqliteFile file) {
+        this(dataSource, dialect, description, createSchema, onClose, file, null);
+    }
+
+    /**
+     * Creates a store whose segment counters, when {@code leafTable} is not null, are the rows of Leaf's
+     * table of that name in the same database (see {@link LeafAllocTable}).
+     */
+    JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
+                   AutoCloseable onClose, SqliteFile file, String leafTable) {
+        this.leaf = leafTable == null ? null : new LeafAllocTable(dataSource, leafTable, description);
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.description = Objects.requireNonNull(description, "description");
@@ -91,6 +103,9 @@ public final class JdbcLeaseStore implements LeaseStore {
             createSchema();
         } else {
             verifySchema();
+        }
+        if (leaf != null) {
+            leaf.verify();
         }
     }
 
@@ -417,6 +432,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (size < 1) {
             throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
         }
+        if (leaf != null) {
+            return leaf.reserve(namespace, name, size);
+        }
         long last = upsertSegment(segmentSql().reserve(), "reserve " + size + " ids of segment '" + name
                 + "' of namespace '" + namespace + "'", namespace, name, size, true);
         return new SegmentRange(namespace, name, last - size + 1, last);
@@ -427,6 +445,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         requireSegment(namespace, name);
         if (atLeast < 0) {
             throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
+        }
+        if (leaf != null) {
+            return leaf.raise(name, atLeast);
         }
         return upsertSegment(segmentSql().raise(), "raise segment '" + name + "' of namespace '" + namespace
                 + "' to " + atLeast, namespace, name, atLeast, false);
@@ -496,6 +517,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
             throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
         }
+        if (leaf != null) {
+            return false; // Leaf's servers would not know of a tail handed back: it stays a gap
+        }
         SegmentSql sql = segmentSql();
         Map<String, Object> values = Map.of("ns", range.namespace(), "name", range.name(), "last", lastIssued,
                 "seen", range.last());
@@ -518,6 +542,9 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public SortedMap<String, Long> segments(String namespace) {
         Namespaces.require(namespace);
+        if (leaf != null) {
+            return leaf.counters();
+        }
         SegmentSql sql = segmentSql();
         return run("read the segments of namespace '" + namespace + "'", connection -> {
             try (PreparedStatement select = sql.selectAll().prepare(connection, Map.of("ns", namespace));
