@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * <tr><td>{@code cosid.lease.slot}</td><td>gauge</td><td></td><td>the slot held (or last held)</td></tr>
  * <tr><td>{@code cosid.lease.fence}</td><td>gauge</td><td></td><td>the fence of the lease</td></tr>
  * <tr><td>{@code cosid.clock.skew}</td><td>time gauge</td><td></td><td>local clock minus the store's</td></tr>
+ * <tr><td>{@code cosid.layout.runway}</td><td>time gauge</td><td></td><td>time until the first of the
+ *     runtime's layouts runs out of timestamp bits ({@link RuntimeStatus#runwayMillis()}); seconds in Prometheus</td></tr>
  * </table>
  *
  * <h2>Example</h2>
@@ -109,6 +111,9 @@ public final class CosIdMetrics implements CosIdListener {
         TimeGauge.builder("cosid.clock.skew", running, TimeUnit.MILLISECONDS, r -> r.status().clockSkewMillis())
                 .description("the local clock minus the store's, at the latest store answer")
                 .tags(tags).register(registry);
+        TimeGauge.builder("cosid.layout.runway", running, TimeUnit.MILLISECONDS, r -> r.status().runwayMillis())
+                .description("time until the first of the runtime's layouts runs out of timestamp bits")
+                .tags(tags).register(registry);
         Gauge.builder("cosid.lease.bound", running, r -> r.status().canIssue() ? 1 : 0)
                 .description("1 while a bound window covers now, else 0").tags(tags).register(registry);
         Gauge.builder("cosid.lease.slot", running, r -> r.status().lease().slot())
@@ -124,6 +129,7 @@ public final class CosIdMetrics implements CosIdListener {
             return;
         }
         Tags generatorTags = tags.and("generator", generator.name());
+
         FunctionCounter.builder("cosid.ids.issued", generator, g -> g.stats().issued())
                 .description("ids issued").tags(generatorTags).register(registry);
         for (IdUnavailableException.Reason reason : IdUnavailableException.Reason.values()) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.InMemoryLeaseStore;
@@ -61,6 +62,18 @@ class CosIdMetricsTest {
             assertEquals(1, counter("cosid.ids.refused", "generator", "order", "reason", "ceiling"));
             assertEquals(0, counter("cosid.ids.refused", "generator", "order", "reason", "floor"));
             assertEquals(0, registry.get("cosid.lease.bound").gauge().value());
+        }
+    }
+
+    @Test
+    void theRunwayIsTheTimeUntilTheFirstLayoutOfTheRuntimeRunsOut() {
+        try (CosIdRuntime runtime = start(0)) {
+            assertEquals((IdLayout.MILLISECOND.runsOutAt().toEpochMilli() - T0) / 1000.0,
+                    registry.get("cosid.layout.runway").timeGauge().value(TimeUnit.SECONDS));
+            runtime.snowflake("batch", IdLayout.SECOND);
+            nodeClock.advance(Duration.ofSeconds(5));
+            assertEquals((IdLayout.SECOND.runsOutAt().toEpochMilli() - T0) / 1000.0 - 5,
+                    registry.get("cosid.layout.runway").timeGauge().value(TimeUnit.SECONDS));
         }
     }
 
