@@ -148,8 +148,18 @@ final class HttpApi {
             String name = path.equals("/ids") ? defaultName : path.substring("/ids/".length());
             return Response.json(200, Long.toString(one(name)));
         }
+        // Leaf's LeafController: GET /api/snowflake/get/{key} answers the id as a bare decimal number. Leaf's
+        // snowflake ids ignore the key; here a key that names a served id space issues from it, any other
+        // key from the first id space, so a Leaf client's keys need no configuration
+        if (path.startsWith("/api/snowflake/get/") && path.length() > "/api/snowflake/get/".length()) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            String key = path.substring("/api/snowflake/get/".length());
+            return Response.text(200, "text/plain; charset=utf-8",
+                    Long.toString(one(generators.containsKey(key) ? key : defaultName)));
+        }
         throw new ApiError(404, "not_found", "no endpoint at '" + printable(path) + "'; see /v1/status, /v1/ids, "
-                + "/v1/decode/{id}, /v1/slots, /ids, /health, /metrics");
+                + "/v1/decode/{id}, /v1/slots, /ids, /api/snowflake/get/{key}, /health, /metrics");
     }
 
     private void authorize(String authorization) {
@@ -361,7 +371,9 @@ final class HttpApi {
                 .field("lastAcquireMillis", status.lastAcquireMillis())
                 .field("renewals", status.renewals())
                 .field("renewalFailures", status.renewalFailures())
-                .field("leasesLost", status.leasesLost());
+                .field("leasesLost", status.leasesLost())
+                .field("layoutRunsOutAt", Instant.ofEpochMilli(status.layoutRunsOutAt()).toString())
+                .field("runwaySeconds", status.runwayMillis() / 1000);
         long issued = 0;
         json.beginArray("generators");
         for (SnowflakeId generator : runtime.generators()) {
