@@ -8,6 +8,7 @@ import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
@@ -76,6 +77,8 @@ public final class CosIdRuntime implements AutoCloseable {
     private final IdLayout defaultLayout;
     /** The layouts whose short runway was logged already: one warning each. */
     private final Set<IdLayout> runwayWarned = new HashSet<>();
+    private final Map<String, SegmentChain> segments = new LinkedHashMap<>();
+    private final SegmentPolicy segmentPolicy;
     private State state = State.RUNNING;
 
     private CosIdRuntime(Builder builder, LeaseStore store, Scheduler scheduler, SlotKeeper keeper) {
@@ -104,6 +107,7 @@ public final class CosIdRuntime implements AutoCloseable {
         this.listener = new SafeListener(builder.listener);
         this.defaultLayout = builder.layout;
         warnOfShortRunway(defaultLayout);
+        this.segmentPolicy = builder.segmentPolicy;
     }
 
     /** Returns a new builder. */
@@ -203,6 +207,80 @@ public final class CosIdRuntime implements AutoCloseable {
         return defaultLayout;
     }
 
+    /**
+     * Returns the segment generator of a counter with the runtime's {@link Builder#segmentPolicy(SegmentPolicy)}:
+     * dense increasing ids from ranges of the store's counter of this name, reserved ahead of use.
+     *
+     * @param name the counter, like a table name; its counter lives in the namespace, apart from slots and layouts
+     * @return the same generator for the same name
+     * @throws IllegalStateException when the runtime is closed or has a static slot (no store)
+     * @throws LeaseStoreException when the store cannot reserve the first range within the acquire timeout
+     * @throws UnsupportedOperationException when the store keeps no segment counters
+     */
+    public SegmentId segment(String name) {
+        return segment(name, segmentPolicy);
+    }
+
+    /**
+     * Returns the segment generator of a counter with the given policy.
+     *
+     * @param name the counter
+     * @param policy how its ranges are sized
+     * @return the same generator for the same name
+     * @throws IllegalArgumentException when the name is already used with another policy
+     */
+    public SegmentId segment(String name, SegmentPolicy policy) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(policy, "policy");
+        synchronized (this) {
+            SegmentChain existing = existingSegment(name, policy);
+            if (existing != null) {
+                return existing;
+            }
+        }
+        // the first range is reserved here, outside the runtime's lock, so that store errors reach the caller
+        SegmentRange first = retrying(() -> store.reserveSegment(namespace, name, policy.minStep()));
+        SegmentChain created = SegmentChain.start(namespace, name, store, clock, scheduler, listener, policy,
+                maxWaitNanos, first);
+        synchronized (this) {
+            SegmentChain existing;
+            try {
+                existing = existingSegment(name, policy);
+            } catch (RuntimeException e) {
+                created.close();
+                throw e;
+            }
+            if (existing != null) {
+                created.close();
+                return existing;
+            }
+            segments.put(name, created);
+            return created;
+        }
+    }
+
+    private SegmentChain existingSegment(String name, SegmentPolicy policy) {
+        if (state != State.RUNNING) {
+            throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
+        }
+        LayoutRecord.requireName(name);
+        if (store == null) {
+            throw new IllegalStateException("segment ids need a store: the runtime of namespace '" + namespace
+                    + "' has a static slot; start it with store(url) to use segment(\"" + name + "\")");
+        }
+        SegmentChain existing = segments.get(name);
+        if (existing != null && !existing.policy().equals(policy)) {
+            throw new IllegalArgumentException("segment '" + name + "' already exists with " + existing.policy()
+                    + ", not " + policy);
+        }
+        return existing;
+    }
+
+    /** Returns the segment generators created so far, in the order they were created. */
+    public synchronized List<SegmentId> segments() {
+        return List.copyOf(segments.values());
+    }
+
     /** Checks a request for a generator and returns the existing one, or null; call under the lock. */
     private LeasedSnowflake existing(String name, IdLayout layout) {
         if (state != State.RUNNING) {
@@ -224,11 +302,16 @@ public final class CosIdRuntime implements AutoCloseable {
      * doubling, at most 1 s apart) until the acquire timeout has passed, as start-up does.
      */
     private LayoutRecord recordLayout(String name, LayoutRecord proposed) {
+        return retrying(() -> keeper.registerLayout(name, proposed));
+    }
+
+    /** Runs a store call, retrying one that cannot be reached as {@link #recordLayout} describes. */
+    private <T> T retrying(java.util.function.Supplier<T> call) {
         long started = clock.monotonicNanos();
         long backoff = 100_000_000L;
         for (;;) {
             try {
-                return keeper.registerLayout(name, proposed);
+                return call.get();
             } catch (StoreDataLostException e) {
                 throw e;
             } catch (LeaseStoreException e) {
@@ -321,6 +404,10 @@ public final class CosIdRuntime implements AutoCloseable {
             }
             state = State.CLOSED;
         }
+        // segments first: their tails go back to the store while it is still open
+        for (SegmentChain segment : segments.values()) {
+            segment.close();
+        }
         keeper.stop();
         long lastIssued = keeper.lease().floor();
         for (LeasedSnowflake generator : generators.values()) {
@@ -401,6 +488,7 @@ public final class CosIdRuntime implements AutoCloseable {
         private Instant notBefore;
         private boolean allowFutureNotBefore;
         private IdLayout layout = IdLayout.MILLISECOND;
+        private SegmentPolicy segmentPolicy = SegmentPolicy.DEFAULT;
 
         private Builder() {
         }
@@ -549,6 +637,17 @@ public final class CosIdRuntime implements AutoCloseable {
          */
         public Builder tickingClock(boolean enabled) {
             this.tickingClock = enabled;
+            return this;
+        }
+
+        /**
+         * Sets how {@link CosIdRuntime#segment(String)} sizes its ranges; default {@link SegmentPolicy#DEFAULT}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder segmentPolicy(SegmentPolicy policy) {
+            this.segmentPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
