@@ -5,6 +5,7 @@ import dev.cosid.CosIdRuntime;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.RuntimeStatus;
 import dev.cosid.SnowflakeId;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -48,6 +49,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <tr><td>{@code cosid.clock.skew}</td><td>time gauge</td><td></td><td>local clock minus the store's</td></tr>
  * <tr><td>{@code cosid.layout.runway}</td><td>time gauge</td><td></td><td>time until the first of the
  *     runtime's layouts runs out of timestamp bits ({@link RuntimeStatus#runwayMillis()}); seconds in Prometheus</td></tr>
+ * <tr><td>{@code cosid.segment.reservations}</td><td>counter</td><td>{@code segment}</td><td>ranges a
+ *     segment generator reserved from its store counter</td></tr>
+ * <tr><td>{@code cosid.segment.reserved}</td><td>counter</td><td>{@code segment}</td><td>ids in those ranges</td></tr>
+ * <tr><td>{@code cosid.segment.failures}</td><td>counter</td><td>{@code segment}</td><td>reservations that
+ *     failed and are retried</td></tr>
  * </table>
  *
  * <h2>Example</h2>
@@ -166,6 +172,20 @@ public final class CosIdMetrics implements CosIdListener {
     @Override
     public void onSlotLost(SlotLease lease) {
         lost.increment();
+    }
+
+    @Override
+    public void onSegmentReserved(SegmentRange range) {
+        Counter.builder("cosid.segment.reservations").description("ranges reserved from a segment counter")
+                .tags(tags).tag("segment", range.name()).register(registry).increment();
+        Counter.builder("cosid.segment.reserved").description("ids in the ranges reserved from a segment counter")
+                .tags(tags).tag("segment", range.name()).register(registry).increment(range.size());
+    }
+
+    @Override
+    public void onSegmentFailed(String name, Throwable cause, int attempt) {
+        Counter.builder("cosid.segment.failures").description("segment reservations that failed and are retried")
+                .tags(tags).tag("segment", name).register(registry).increment();
     }
 
     @Override

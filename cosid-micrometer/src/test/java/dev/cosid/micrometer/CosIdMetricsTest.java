@@ -2,6 +2,7 @@ package dev.cosid.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
@@ -74,6 +75,17 @@ class CosIdMetricsTest {
             nodeClock.advance(Duration.ofSeconds(5));
             assertEquals((IdLayout.SECOND.runsOutAt().toEpochMilli() - T0) / 1000.0 - 5,
                     registry.get("cosid.layout.runway").timeGauge().value(TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void segmentReservationsAreCountedPerSegment() {
+        try (CosIdRuntime runtime = start(0)) {
+            runtime.segment("invoice").nextId(); // the first range is reserved at creation, the next one ahead
+            scheduler.runDue();
+            assertEquals(1, registry.get("cosid.segment.reservations").tag("segment", "invoice").counter().count());
+            assertTrue(registry.get("cosid.segment.reserved").tag("segment", "invoice").counter().count() >= 1000,
+                    "at least the default policy's smallest range");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.cosid.spring.boot;
 
 import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentId;
 import dev.cosid.SnowflakeId;
 import dev.cosid.jdbc.JdbcLeaseStore;
 import dev.cosid.lease.LeaseStore;
@@ -18,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Primary;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -94,8 +96,11 @@ public class CosIdAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public CosIdGenerators cosIdGenerators(CosIdRuntime runtime, CosIdProperties properties) {
-        return CosIdRuntimeFactory.generators(runtime, properties);
+    public CosIdGenerators cosIdGenerators(CosIdRuntime runtime, CosIdProperties properties,
+                                           ObjectProvider<CosIdLifecycle> lifecycle) {
+        CosIdLifecycle holder = lifecycle.getIfAvailable();
+        return CosIdRuntimeFactory.generators(runtime, properties,
+                holder != null ? holder.segmentPolicies() : java.util.Map.of());
     }
 
     /**
@@ -113,7 +118,24 @@ public class CosIdAutoConfiguration {
     }
 
     /**
-     * Registers {@code NAMESnowflakeId} for each {@code cosid.generators.NAME}.
+     * Returns the default segment generator, counter {@code __share__}, named {@code __share__SegmentId} as in
+     * CosId's starter: the primary {@link SegmentId}, injected by type. It is lazy: its first range is reserved
+     * when it is first injected or used, so an application without segment ids reserves nothing.
+     *
+     * @param generators the generators
+     * @return the generator
+     */
+    @Bean(name = SHARE + CosIdGeneratorBeans.SEGMENT_SUFFIX, destroyMethod = "")
+    @Primary
+    @Lazy
+    @ConditionalOnMissingBean(name = SHARE + CosIdGeneratorBeans.SEGMENT_SUFFIX)
+    public SegmentId shareSegmentId(CosIdGenerators generators) {
+        return generators.segment(SHARE);
+    }
+
+    /**
+     * Registers {@code NAMESnowflakeId} for each {@code cosid.generators.NAME} and {@code NAMESegmentId} for
+     * each {@code cosid.segments.NAME}.
      *
      * @return the registrar
      */

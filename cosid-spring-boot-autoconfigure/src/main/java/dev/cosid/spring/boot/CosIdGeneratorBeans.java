@@ -1,6 +1,8 @@
 package dev.cosid.spring.boot;
 
+import dev.cosid.SegmentId;
 import dev.cosid.SnowflakeId;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.beans.factory.BeanFactory;
@@ -15,9 +17,11 @@ import org.springframework.core.env.Environment;
 
 /**
  * Registers one bean per generator configured under {@code cosid.generators.NAME}, named as CosId's
- * starter names them: {@code NAMESnowflakeId}. The default generator, {@code __share__SnowflakeId}, is
- * the primary {@link SnowflakeId}, so a constructor that takes a {@code SnowflakeId} gets it; a
- * configured one is injected by its bean name ({@code @Qualifier("orderSnowflakeId")}).
+ * starter names them: {@code NAMESnowflakeId}, and one lazy bean per segment counter of
+ * {@code cosid.segments.NAME} (or CosId's {@code cosid.segment.provider.NAME}): {@code NAMESegmentId}.
+ * The default generators, {@code __share__SnowflakeId} and {@code __share__SegmentId}, are the primary
+ * {@link SnowflakeId} and {@link SegmentId}, so a constructor that takes one gets them; a configured one
+ * is injected by its bean name ({@code @Qualifier("orderSnowflakeId")}).
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -32,6 +36,8 @@ final class CosIdGeneratorBeans implements BeanDefinitionRegistryPostProcessor, 
 
     /** The suffix of a Snowflake generator's bean name, as CosId's starter writes it. */
     static final String SNOWFLAKE_SUFFIX = "SnowflakeId";
+    /** The suffix of a segment generator's bean name, as CosId's starter writes it. */
+    static final String SEGMENT_SUFFIX = "SegmentId";
 
     private Environment environment;
 
@@ -50,6 +56,26 @@ final class CosIdGeneratorBeans implements BeanDefinitionRegistryPostProcessor, 
             RootBeanDefinition definition = new RootBeanDefinition(SnowflakeId.class);
             definition.setInstanceSupplier(() -> ((BeanFactory) registry)
                     .getBean(CosIdGenerators.class).get(name));
+            definition.setDestroyMethodName(null);
+            registry.registerBeanDefinition(bean, definition);
+        }
+
+        Set<String> segments = new LinkedHashSet<>(names("cosid.segments", CosIdProperties.Segment.class));
+        // CosId 2.x's cosid.segment.provider.NAME.step: bound as flat keys NAME.step
+        for (String key : names("cosid.segment.provider", String.class)) {
+            if (key.endsWith(".step")) {
+                segments.add(key.substring(0, key.length() - ".step".length()));
+            }
+        }
+        for (String name : segments) {
+            String bean = name + SEGMENT_SUFFIX;
+            if (name.equals(CosIdAutoConfiguration.SHARE) || registry.containsBeanDefinition(bean)) {
+                continue;
+            }
+            RootBeanDefinition definition = new RootBeanDefinition(SegmentId.class);
+            // lazy: the first range is reserved when the bean is first injected or used
+            definition.setLazyInit(true);
+            definition.setInstanceSupplier(() -> ((BeanFactory) registry).getBean(CosIdGenerators.class).segment(name));
             definition.setDestroyMethodName(null);
             registry.registerBeanDefinition(bean, definition);
         }
