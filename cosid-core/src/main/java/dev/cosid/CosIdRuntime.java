@@ -378,6 +378,21 @@ public final class CosIdRuntime implements AutoCloseable {
     }
 
     /**
+     * Reads every segment counter of the namespace from the store: what a status page shows.
+     *
+     * @return segment name to the last id reserved, by name
+     * @throws IllegalStateException for a static slot, which has no store
+     * @throws dev.cosid.lease.LeaseStoreException when the store cannot be read
+     */
+    public java.util.SortedMap<String, Long> segmentCounters() {
+        if (store == null) {
+            throw new IllegalStateException("the runtime of namespace '" + namespace + "' has a static slot and no "
+                    + "store: it keeps no segment counters");
+        }
+        return store.segments(namespace);
+    }
+
+    /**
      * Returns how far ahead of the clock a generator's unit may start ({@link Builder#maxLead(Duration)});
      * zero when generators wait for the clock.
      */

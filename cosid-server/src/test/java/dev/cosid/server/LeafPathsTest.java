@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.CosIdRuntime;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cosid.IdLayout;
+import dev.cosid.IdStrings;
 import dev.cosid.lease.InMemoryLeaseStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -24,7 +26,7 @@ class LeafPathsTest {
     @BeforeEach
     void start() {
         runtime = CosIdRuntime.builder().namespace("orders").store(new InMemoryLeaseStore()).ownerKey("leaf").start();
-        server = CosIdServer.builder().port(0).names(List.of("default", "order"))
+        server = CosIdServer.builder().port(0).names(List.of("default", "order")).segments(List.of("invoice", "ticket"))
                 .token(BearerToken.of(SECRET, "a test")).start(runtime);
         anonymous = new Http(server.uri());
         http = anonymous.withToken(SECRET);
@@ -57,10 +59,49 @@ class LeafPathsTest {
     }
 
     @Test
+    void theSegmentPathAnswersTheNextNumberOfTheKeysCounter() {
+        Http.Reply first = http.get("/api/segment/get/invoice");
+        assertEquals(200, first.status(), first.body());
+        assertEquals("text/plain; charset=utf-8", first.contentType());
+        assertEquals("1", first.body(), "a new counter starts at 1, a bare number");
+        assertEquals("2", http.get("/api/segment/get/invoice").body());
+        assertEquals("1", http.get("/api/segment/get/ticket").body(), "each key its own counter");
+        Http.Reply unknown = http.get("/api/segment/get/nope");
+        assertEquals(404, unknown.status());
+        assertEquals("unknown_segment", unknown.json().get("error").asText());
+        assertEquals("segment 'nope' is not served here; served: invoice, ticket",
+                unknown.json().get("message").asText());
+    }
+
+    @Test
+    void v1SegmentsAnswersLikeV1IdsAndListsTheCounters() {
+        Http.Reply batch = http.get("/v1/segments/invoice?count=3");
+        assertEquals(200, batch.status(), batch.body());
+        assertEquals("application/json", batch.contentType());
+        assertEquals("{\"name\":\"invoice\",\"ids\":[\"1\",\"2\",\"3\"]}", batch.body());
+        assertEquals("{\"name\":\"invoice\",\"ids\":[\"4\"]}", http.send("POST", "/v1/segments/invoice").body());
+        assertEquals(IdStrings.toRadix62(5), http.get("/v1/segments/invoice?format=radix62").json().get("ids").get(0)
+                .asText(), "radix-62 like /v1/ids");
+        assertEquals("count_out_of_range", http.get("/v1/segments/invoice?count=1001").json().get("error").asText());
+        assertEquals("unknown_segment", http.get("/v1/segments/nope").json().get("error").asText());
+        JsonNode counters = http.get("/v1/segments").json();
+        assertEquals("orders", counters.get("namespace").asText());
+        assertEquals(2, counters.get("segments").size());
+        JsonNode invoice = counters.get("segments").get(0);
+        assertEquals("invoice", invoice.get("name").asText());
+        assertTrue(invoice.get("lastReserved").asLong() >= 5, invoice.toString());
+        assertTrue(invoice.get("served").asBoolean());
+    }
+
+    @Test
     void theLeafPathsKeepTheServersTokenAndMethodRules() {
-        Http.Reply missing = anonymous.get("/api/snowflake/get/order");
-        assertEquals(401, missing.status());
-        assertEquals("unauthorized", missing.json().get("error").asText());
+        for (String path : List.of("/api/snowflake/get/order", "/api/segment/get/invoice", "/v1/segments/invoice",
+                "/v1/segments")) {
+            Http.Reply missing = anonymous.get(path);
+            assertEquals(401, missing.status(), path);
+            assertEquals("unauthorized", missing.json().get("error").asText());
+        }
+        assertEquals(405, http.send("POST", "/api/segment/get/invoice").status());
         assertEquals(405, http.send("POST", "/api/snowflake/get/order").status());
         assertEquals("unknown_parameter", http.get("/api/snowflake/get/order?count=2").json().get("error").asText());
         assertEquals(404, http.get("/api/snowflake/get/").status(), "a key is required");
