@@ -141,7 +141,7 @@ final class Configuration {
                     + "(docs/migration.md), or ids repeat; then remove this key")),
             prefix("cosid.segment.", (b, k, v) -> refuse(k, v, "replaced by " + SEGMENTS + "; a counter's "
                     + "offset is carried over once with './cosid migrate' (docs/migration.md), a string form by "
-                    + "IdStrings.toRadix62(id)")),
+                    + "IdStrings.toRadix62(id); docs/segments.md")),
             prefix("cosid.generator.", (b, k, v) -> refuse(k, v, "nothing replaces the radix CosIdGenerator: "
                     + "use a snowflake generator, and IdStrings.toRadix62(id) for a string form")),
             exact("cosid.zookeeper.enabled", (b, k, v) -> "the ZooKeeper store is chosen by its URL: cosid.store: "

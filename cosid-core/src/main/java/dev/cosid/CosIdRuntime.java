@@ -239,7 +239,7 @@ public final class CosIdRuntime implements AutoCloseable {
             }
         }
         // the first range is reserved here, outside the runtime's lock, so that store errors reach the caller
-        SegmentRange first = retrying(() -> store.reserveSegment(namespace, name, policy.minStep()));
+        SegmentRange first = retrying(() -> store.reserveSegment(namespace, name, policy.firstStep()));
         SegmentChain created = SegmentChain.start(namespace, name, store, clock, scheduler, listener, policy,
                 maxWaitNanos, first);
         synchronized (this) {

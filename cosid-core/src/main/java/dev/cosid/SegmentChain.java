@@ -37,6 +37,7 @@ final class SegmentChain implements SegmentId {
     /** Added to a cursor at close: no range ends at or past it, and no count of draws reaches 2^63. */
     static final long CLOSED_JUMP = 1L << 62;
     private static final long PARK_NANOS = 100_000L;
+    private static final int RANGES_PER_FETCH = 64;
     private static final long BACKOFF_FIRST_NANOS = 100_000_000L;
     private static final long BACKOFF_MAX_NANOS = 1_000_000_000L;
     private static final VarHandle CURRENT;
@@ -106,10 +107,14 @@ final class SegmentChain implements SegmentId {
     private State state = State.RUNNING;
     private Link tail;
     private long step;
+    /** How many ids the chain keeps ahead: a step, or the prefetch time at the observed rate when more. */
+    private long distance;
     private double rate;
     private long measuredAtNanos;
     private long measuredIssued;
     private int failures;
+    /** The ids of every range reserved, against the policy's limit. */
+    private volatile long reservedIds;
     private volatile String stopReason;
 
     private SegmentChain(String namespace, String name, LeaseStore store, Clock clock, Scheduler scheduler,
@@ -124,6 +129,7 @@ final class SegmentChain implements SegmentId {
         this.maxWaitNanos = maxWaitNanos;
         this.prefetchSeconds = policy.prefetch().toNanos() / 1e9;
         this.step = policy.minStep();
+        this.distance = step;
     }
 
     /**
@@ -141,6 +147,7 @@ final class SegmentChain implements SegmentId {
         }
         Link link = new Link(first);
         chain.tail = link;
+        chain.reservedIds = first.size();
         chain.current = link;
         chain.measuredAtNanos = clock.monotonicNanos();
         chain.requestFetch();
@@ -236,6 +243,11 @@ final class SegmentChain implements SegmentId {
             }
             return waitStart;
         }
+        // the limit's last range is linked before reservedIds counts it: read the link again after the count
+        if (policy.limit() > 0 && reservedIds >= policy.limit() && link.next == null) {
+            throw new IdUnavailableException(IdUnavailableException.Reason.SEGMENT_PENDING, "segment '" + name
+                    + "' of namespace '" + namespace + "' issued its limit of " + policy.limit() + " ids");
+        }
         starved = true;
         requestFetch();
         long now = clock.monotonicNanos();
@@ -280,8 +292,9 @@ final class SegmentChain implements SegmentId {
             }
             try {
                 resize();
-                if (idsAhead() < step) {
-                    SegmentRange range = store.reserveSegment(namespace, name, step);
+                // a few ranges a task, so the keeper's steps on the same scheduler are not held up long
+                for (int made = 0; made < RANGES_PER_FETCH && unreserved() > 0 && idsAhead() < distance; made++) {
+                    SegmentRange range = store.reserveSegment(namespace, name, unreserved());
                     String misfit = misfit(range);
                     if (misfit != null) {
                         stop(misfit, null);
@@ -290,6 +303,7 @@ final class SegmentChain implements SegmentId {
                     Link link = new Link(range);
                     tail.next = link;
                     tail = link;
+                    reservedIds += range.size();
                     failures = 0;
                     lastFailure = null;
                     listener.onSegmentReserved(range);
@@ -315,7 +329,7 @@ final class SegmentChain implements SegmentId {
         // a caller that asked while this fetch ran was turned away by the flag: look again for it
         boolean more;
         synchronized (lock) {
-            more = state == State.RUNNING && idsAhead() < step;
+            more = state == State.RUNNING && unreserved() > 0 && idsAhead() < distance;
         }
         if (more) {
             requestFetch();
@@ -351,19 +365,21 @@ final class SegmentChain implements SegmentId {
             wanted = Math.max(wanted, step * 2.0);
         }
         step = (long) Math.max(policy.minStep(), Math.min(policy.maxStep(), Math.ceil(wanted)));
+        // ranges smaller than the prefetch time (a fixed or capped step) are kept several ahead
+        distance = (long) Math.max(step, Math.min(SegmentPolicy.STEP_MAX, Math.ceil(wanted)));
     }
 
-    /** The ids left in the current link and every link reserved after it. */
+    /** The size of the next range: the step, or what the limit leaves; 0 when the limit is reached. */
+    private long unreserved() {
+        return policy.limit() == 0 ? step : Math.min(step, policy.limit() - reservedIds);
+    }
+
+    /** The ids left in the current link and every link reserved after it; exact when no caller is drawing. */
     private long idsAhead() {
-        Link link = current;
-        if (link == closedLink) {
+        if (current == closedLink) {
             return Long.MAX_VALUE;
         }
-        long ahead = link.left();
-        for (Link next = link.next; next != null; next = next.next) {
-            ahead += next.size();
-        }
-        return ahead;
+        return reservedIds - issued();
     }
 
     /** About how many ids were issued: exact when no caller is drawing. */

@@ -116,6 +116,20 @@ class SegmentIdTest {
     }
 
     @Test
+    void smallFixedRangesAreKeptSeveralAheadToCoverThePrefetchTime() {
+        try (CosIdRuntime runtime = builder("a").start()) {
+            SegmentId orders = runtime.segment("orders", SegmentPolicy.of(100, 100, Duration.ofMillis(100)));
+            orders.nextIds(50);
+            clock.advance(Duration.ofMillis(1)); // 50,000 ids a second: 5,000 in the prefetch time
+            scheduler.runDue();
+            assertTrue(counter("orders") >= 5_050, "ids reserved ahead: " + counter("orders"));
+            assertTrue(reserved.stream().allMatch(range -> range.size() == 100), "ranges " + reserved);
+            long[] ahead = orders.nextIds(4_950); // maxWait is zero: none of them waits for the store
+            assertEquals(5_000, ahead[ahead.length - 1]);
+        }
+    }
+
+    @Test
     void aCleanCloseHandsTheTailBackAndTheNextRuntimeContinuesAtLastIdPlusOne() {
         long last;
         try (CosIdRuntime runtime = builder("a").start()) {
@@ -326,6 +340,20 @@ class SegmentIdTest {
         IllegalArgumentException prefetch = assertThrows(IllegalArgumentException.class,
                 () -> SegmentPolicy.of(1, 5, Duration.ofMillis(1)));
         assertTrue(prefetch.getMessage().startsWith("segment prefetch of 1 ms is shorter"), prefetch.getMessage());
+    }
+
+    @Test
+    void aLimitReservesExactlyTheIdsNeededAndLeavesNoTail() {
+        try (CosIdRuntime runtime = builder("a").start()) {
+            SegmentId orders = runtime.segment("orders", SMALL.withLimit(250));
+            long[] ids = issue(orders, 250);
+            assertEquals(250, ids[249]);
+            assertEquals(250, counter("orders"), "no range reserved past the limit");
+            IdUnavailableException refused = assertThrows(IdUnavailableException.class, orders::nextId);
+            assertTrue(refused.getMessage().contains("issued its limit of 250 ids"), refused.getMessage());
+        }
+        assertEquals(250, counter("orders"));
+        assertThrows(IllegalArgumentException.class, () -> SMALL.withLimit(0));
     }
 
     @Test
