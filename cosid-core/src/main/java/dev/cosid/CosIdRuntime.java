@@ -21,11 +21,13 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +74,9 @@ public final class CosIdRuntime implements AutoCloseable {
     private final boolean ownsScheduler;
     private final CosIdListener listener;
     private final Map<String, LeasedSnowflake> generators = new LinkedHashMap<>();
+    private final IdLayout defaultLayout;
+    /** The layouts whose short runway was logged already: one warning each. */
+    private final Set<IdLayout> runwayWarned = new HashSet<>();
     private final Map<String, SegmentChain> segments = new LinkedHashMap<>();
     private final SegmentPolicy segmentPolicy;
     private State state = State.RUNNING;
@@ -100,6 +105,8 @@ public final class CosIdRuntime implements AutoCloseable {
         this.scheduler = scheduler;
         this.ownsScheduler = builder.scheduler == null;
         this.listener = new SafeListener(builder.listener);
+        this.defaultLayout = builder.layout;
+        warnOfShortRunway(defaultLayout);
         this.segmentPolicy = builder.segmentPolicy;
     }
 
@@ -109,13 +116,14 @@ public final class CosIdRuntime implements AutoCloseable {
     }
 
     /**
-     * Returns the generator of an id space with the default layout {@link IdLayout#MILLISECOND}.
+     * Returns the generator of an id space with the runtime's default layout ({@link Builder#layout(IdLayout)},
+     * {@link IdLayout#MILLISECOND} unless set).
      *
      * @param name the id space, like a table name
      * @return the same generator for the same name
      */
     public SnowflakeId snowflake(String name) {
-        return snowflake(name, IdLayout.MILLISECOND);
+        return snowflake(name, defaultLayout);
     }
 
     /**
@@ -158,9 +166,45 @@ public final class CosIdRuntime implements AutoCloseable {
             LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, generatorClock, maxWaitNanos,
                     maxLeadMillis);
             generators.put(name, created);
+            warnOfShortRunway(layout);
             listener.onGeneratorCreated(created);
             return created;
         }
+    }
+
+    /**
+     * Logs one warning per layout that runs out within {@link Limits#RUNWAY_WARNING} of the clock: past its
+     * end a generator refuses every id, and a layout cannot be changed under a name that issued ids.
+     */
+    private synchronized void warnOfShortRunway(IdLayout layout) {
+        long now = clock.nowMillis();
+        long left = layout.runwayMillis(now);
+        if (left >= Limits.RUNWAY_WARNING.toMillis() || !runwayWarned.add(layout)) {
+            return;
+        }
+        String when = left <= 0 ? "ran out " + Limits.roughly(Duration.ofMillis(-left)) + " ago"
+                : "runs out in " + Limits.roughly(Duration.ofMillis(left));
+        LOG.warn("layout {} of the runtime of namespace '{}' {}, at {}: its generators refuse every id from then on "
+                + "(baidu/uid-generator's default layout ran out on 2024-11-20 and issued negative ids); move "
+                + "to a layout with a later end (a later epoch or more timestamp bits) under a new generator name",
+                layout.describe(), namespace, when, layout.runsOutAt());
+    }
+
+    /**
+     * Returns when the first of the runtime's layouts runs out: the earliest of its generators', or the
+     * default layout's while it has none.
+     */
+    private synchronized long layoutRunsOutAt() {
+        long earliest = Long.MAX_VALUE;
+        for (LeasedSnowflake generator : generators.values()) {
+            earliest = Math.min(earliest, generator.layout().runsOutAt().toEpochMilli());
+        }
+        return generators.isEmpty() ? defaultLayout.runsOutAt().toEpochMilli() : earliest;
+    }
+
+    /** Returns the layout of {@link #snowflake(String)}: {@link Builder#layout(IdLayout)}, MILLISECOND by default. */
+    public IdLayout defaultLayout() {
+        return defaultLayout;
     }
 
     /**
@@ -293,13 +337,13 @@ public final class CosIdRuntime implements AutoCloseable {
      * @return the status now
      */
     public RuntimeStatus status() {
-        RuntimeStatus status = keeper.status(owner, store == null);
+        RuntimeStatus status = keeper.status(owner, store == null).withLayoutRunsOutAt(layoutRunsOutAt());
         synchronized (this) {
             if (state == State.CLOSED && status.state() != RuntimeStatus.State.CLOSED) {
                 return new RuntimeStatus(status.namespace(), status.owner(), status.staticSlot(),
                         RuntimeStatus.State.CLOSED, status.lease(), status.localNow(), status.clockSkewMillis(), -1,
                         status.lastAcquireMillis(), status.renewals(), status.renewalFailures(), status.leasesLost(),
-                        status.reason());
+                        status.reason(), status.layoutRunsOutAt());
             }
         }
         return status;
@@ -331,6 +375,21 @@ public final class CosIdRuntime implements AutoCloseable {
             return new SlotTable(namespace, clock.nowMillis(), List.of(own));
         }
         return store.read(namespace);
+    }
+
+    /**
+     * Reads every segment counter of the namespace from the store: what a status page shows.
+     *
+     * @return segment name to the last id reserved, by name
+     * @throws IllegalStateException for a static slot, which has no store
+     * @throws dev.cosid.lease.LeaseStoreException when the store cannot be read
+     */
+    public java.util.SortedMap<String, Long> segmentCounters() {
+        if (store == null) {
+            throw new IllegalStateException("the runtime of namespace '" + namespace + "' has a static slot and no "
+                    + "store: it keeps no segment counters");
+        }
+        return store.segments(namespace);
     }
 
     /**
@@ -443,9 +502,23 @@ public final class CosIdRuntime implements AutoCloseable {
         private Duration ahead = Duration.ofSeconds(10);
         private Instant notBefore;
         private boolean allowFutureNotBefore;
+        private IdLayout layout = IdLayout.MILLISECOND;
         private SegmentPolicy segmentPolicy = SegmentPolicy.DEFAULT;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the default layout, that of {@link CosIdRuntime#snowflake(String)}; default
+         * {@link IdLayout#MILLISECOND}. Its slot bits must hold {@link #bits(int)}. A layout that runs out
+         * within a year of the clock is logged as a warning at start.
+         *
+         * @param layout the default layout
+         * @return this builder
+         */
+        public Builder layout(IdLayout layout) {
+            this.layout = Objects.requireNonNull(layout, "layout");
+            return this;
         }
 
         /**
@@ -811,6 +884,7 @@ public final class CosIdRuntime implements AutoCloseable {
             if (bits < 0 || bits > Limits.BITS_MAX) {
                 throw new IllegalArgumentException("bits " + bits + " are outside 0.." + Limits.BITS_MAX);
             }
+            layout.requireSlotBits(bits);
             settings.limit = 1 << bits;
             if (preferredSlot != null) {
                 Namespaces.requireSlot(preferredSlot, settings.limit);
