@@ -75,7 +75,7 @@ class ChaosTest {
     @Test
     void postgresqlStandbyFailovers() throws Exception {
         try (PostgresStandbyPair pair = PostgresStandbyPair.started(false)) {
-            new ChaosRun(pair, pair.jdbcUrl(), dir, 5, 4).failovers(new ChaosRun.Replication() {
+            new ChaosRun(pair, pair.jdbcUrl() + "&allowRepeatedIdsOnPartition=true", dir, 5, 4).failovers(new ChaosRun.Replication() {
                 @Override
                 public Duration failover() {
                     return pair.failover();
