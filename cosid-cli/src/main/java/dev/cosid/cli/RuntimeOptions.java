@@ -131,8 +131,15 @@ final class RuntimeOptions {
                 builder.notBefore(notBefore);
             }
         } else {
-            builder.store(storeOptions.store).coldStartGuard(coldStartGuard).takeoverGuard(takeoverGuard);
-            if (coldStartGuard || takeoverGuard) {
+            builder.store(storeOptions.store).coldStartGuard(coldStartGuard);
+            if (takeoverGuard) {
+                builder.takeoverGuard(true);
+            }
+            // without the flag the runtime guards takeovers exactly where the store's failover may step back
+            String store = storeOptions.store == null ? "" : storeOptions.store.toLowerCase(java.util.Locale.ROOT);
+            boolean guardedByDefault = store.startsWith("redis-cluster://")
+                    || store.contains("allowrepeatedidsonpartition=true");
+            if (coldStartGuard || takeoverGuard || guardedByDefault) {
                 // a new or taken-over slot's first id waits out ttl + tolerance once: let nextId wait that long
                 Duration wait = ttl.plus(tolerance).plusSeconds(1);
                 builder.maxWait(wait.compareTo(Limits.MAX_WAIT_MAX) > 0 ? Limits.MAX_WAIT_MAX : wait);

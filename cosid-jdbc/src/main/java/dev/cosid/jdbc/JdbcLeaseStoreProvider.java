@@ -38,6 +38,14 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     private static final Pattern CREATE_SCHEMA = Pattern.compile("([?&;])createSchema=(true|false)(&?)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern LEAF_TABLE = Pattern.compile("([?&;])leafTable=([^&;]*)(&?)", Pattern.CASE_INSENSITIVE);
+    /** The option that accepts a multi-host URL whose failover or partition can repeat ids. */
+    static final String ALLOW_REPEATS = "allowRepeatedIdsOnPartition";
+    private static final Pattern ALLOW_REPEATS_OPTION = Pattern.compile("([?&;])" + ALLOW_REPEATS + "=([^&;]*)(&?)",
+            Pattern.CASE_INSENSITIVE);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JdbcLeaseStoreProvider.class);
+    /** The change for multi-host PostgreSQL URLs is told once per process, not once per store. */
+    private static final java.util.concurrent.atomic.AtomicBoolean NOTICE_GIVEN =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     @Override
     public List<String> prefixes() {
@@ -69,12 +77,30 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             String keep = leafOption.group(3).isEmpty() || leafOption.group(1).equals(";") ? "" : leafOption.group(1);
             jdbcUrl = jdbcUrl.substring(0, leafOption.start()) + keep + jdbcUrl.substring(leafOption.end());
         }
+        boolean allowRepeats = false;
+        Matcher allow = ALLOW_REPEATS_OPTION.matcher(jdbcUrl);
+        if (allow.find()) {
+            String value = allow.group(2);
+            if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                throw new IllegalArgumentException(ALLOW_REPEATS + " '" + value + "' in store URL '"
+                        + LeaseStores.redact(url) + "' is not true or false");
+            }
+            allowRepeats = Boolean.parseBoolean(value);
+            String keep = allow.group(3).isEmpty() || allow.group(1).equals(";") ? "" : allow.group(1);
+            jdbcUrl = jdbcUrl.substring(0, allow.start()) + keep + jdbcUrl.substring(allow.end());
+        }
         if (!lower.startsWith("jdbc:h2:")) {
             checkAddress(jdbcUrl, url);
         }
+        int hosts = lower.startsWith("jdbc:h2:") ? 1 : hosts(jdbcUrl);
         JdbcDialect dialect;
         if (lower.startsWith("jdbc:postgresql:")) {
             dialect = JdbcDialect.POSTGRESQL;
+            if (hosts > 1 && !allowRepeats && NOTICE_GIVEN.compareAndSet(false, true)) {
+                LOG.info("a PostgreSQL store URL with several hosts now requires a primary that commits synchronously "
+                        + "to a standby (synchronous_standby_names); " + ALLOW_REPEATS + "=true restores the "
+                        + "asynchronous behaviour, which can repeat ids under a partition");
+            }
         } else if (lower.startsWith("jdbc:h2:")) {
             dialect = JdbcDialect.H2;
         } else {
@@ -82,15 +108,37 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             if (lower.startsWith("jdbc:mysql:")) {
                 jdbcUrl = "jdbc:mariadb:" + jdbcUrl.substring("jdbc:mysql:".length());
             }
+            if (hosts > 1 && !allowRepeats) {
+                throw new IllegalArgumentException("store URL '" + LeaseStores.redact(url) + "' names " + hosts
+                        + " hosts: MariaDB/MySQL replicate asynchronously, so a failover or a partition that cuts the "
+                        + "primary off can repeat ids; name the one primary, or add " + ALLOW_REPEATS
+                        + "=true to accept that");
+            }
         }
         String description = LeaseStores.redact(url);
         HikariDataSource pool = pool(jdbcUrl, description, url);
         try {
-            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null, leafTable);
+            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null, leafTable,
+                    dialect == JdbcDialect.POSTGRESQL && hosts > 1 && !allowRepeats);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
         }
+    }
+
+    /** Counts the hosts of {@code jdbc:driver[:mode]://host[:port][,host[:port]...]/...}; 1 for another form. */
+    static int hosts(String jdbcUrl) {
+        int start = jdbcUrl.indexOf("//");
+        if (start < 0) {
+            return 1;
+        }
+        int end = start + 2;
+        while (end < jdbcUrl.length() && "/?;".indexOf(jdbcUrl.charAt(end)) < 0) {
+            end++;
+        }
+        String authority = jdbcUrl.substring(start + 2, end);
+        authority = authority.substring(authority.lastIndexOf('@') + 1);
+        return authority.split(",", -1).length;
     }
 
     /**
@@ -147,8 +195,13 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         // a server that stops answering must fail the call, not hang the keeper: the drivers wait forever by default
         if (jdbcUrl.startsWith("jdbc:postgresql:") && !jdbcUrl.contains("socketTimeout")) {
             config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_MILLIS / 1000));
-        } else if (jdbcUrl.startsWith("jdbc:mariadb:") && !jdbcUrl.contains("socketTimeout")) {
+        }
+        if (jdbcUrl.startsWith("jdbc:mariadb:") && !jdbcUrl.contains("socketTimeout")) {
             config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_MILLIS));
+        }
+        if (jdbcUrl.startsWith("jdbc:postgresql:") && !jdbcUrl.contains("cancelSignalTimeout")) {
+            // the cancel of a statement past its bound must not wait for a frozen server longer than a second
+            config.addDataSourceProperty("cancelSignalTimeout", "1");
         }
         try {
             return new HikariDataSource(config);
