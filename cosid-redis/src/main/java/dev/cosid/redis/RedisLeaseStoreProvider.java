@@ -64,9 +64,17 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
         }
         int waitReplicas = number(options.remove("waitReplicas"), "waitReplicas", url, 0);
         int waitTimeout = number(options.remove("waitTimeout"), "waitTimeout", url, 100);
+        // accepted so that URLs naming the asynchronous mode as unsafe open today; the default it opts out of
+        // (confirmed writes behind Sentinel) is decided apart from this parsing
+        String allowRepeats = options.remove("allowRepeatedIdsOnPartition");
+        if (allowRepeats != null && !allowRepeats.equals("true") && !allowRepeats.equals("false")) {
+            throw new IllegalArgumentException("allowRepeatedIdsOnPartition '" + allowRepeats + "' in store URL '"
+                    + LeaseStores.redact(url) + "' is neither true nor false");
+        }
         if (!options.isEmpty()) {
             throw new IllegalArgumentException("unknown option " + options.keySet() + " in store URL '"
-                    + LeaseStores.redact(url) + "'; known: waitReplicas, waitTimeout");
+                    + LeaseStores.redact(url) + "'; known: waitReplicas, waitTimeout, "
+                    + "allowRepeatedIdsOnPartition");
         }
         if (sentinel) {
             checkSentinels(base, url);

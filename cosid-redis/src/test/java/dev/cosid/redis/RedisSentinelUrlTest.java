@@ -38,7 +38,9 @@ class RedisSentinelUrlTest {
         assertEquals("database 'zero' in Redis Sentinel URL 'redis-sentinel://s1:26379/zero#ids' is not a number",
                 refusal("redis-sentinel://s1:26379/zero#ids"));
         assertEquals("unknown option [wait] in store URL 'redis-sentinel://s1:26379?wait=1#ids'; known: waitReplicas, "
-                + "waitTimeout", refusal("redis-sentinel://s1:26379?wait=1#ids"));
+                + "waitTimeout, allowRepeatedIdsOnPartition", refusal("redis-sentinel://s1:26379?wait=1#ids"));
+        assertEquals("allowRepeatedIdsOnPartition 'yes' in store URL 'redis-sentinel://s1:26379?allowRepeatedIdsOnPartition=yes"
+                + "#ids' is neither true nor false", refusal("redis-sentinel://s1:26379?allowRepeatedIdsOnPartition=yes#ids"));
     }
 
     @Test
