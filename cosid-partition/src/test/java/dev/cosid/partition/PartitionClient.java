@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class PartitionClient {
 
+    /** The namespace every client works in. */
+    static final String NAMESPACE = "partition";
     /** The lease duration of every client. */
     static final Duration TTL = Duration.ofSeconds(3);
     /** The clock tolerance of every client. */
@@ -98,7 +100,7 @@ public final class PartitionClient {
         CosIdRuntime runtime = null;
         while (runtime == null && !stopping) {
             try {
-                runtime = CosIdRuntime.builder().namespace("partition").store(url).ownerKey(owner).bits(0)
+                runtime = CosIdRuntime.builder().namespace(NAMESPACE).store(url).ownerKey(owner).bits(0)
                         .ttl(TTL).tolerance(TOLERANCE).takeoverGuard(true).coldStartGuard(true)
                         .listener(new Narrator()).maxWait(Duration.ofMillis(50)).acquireTimeout(Duration.ofSeconds(2))
                         .start();

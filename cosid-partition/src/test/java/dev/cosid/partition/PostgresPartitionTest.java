@@ -49,7 +49,7 @@ class PostgresPartitionTest {
             run.cut();
             postgres.promote();
             run.awaitIssuing(b, Duration.ofSeconds(60));
-            run.elapse(Duration.ofSeconds(2));
+            run.elapse(Duration.ofSeconds(1));
             PartitionRun.Result result = run.stop();
             System.out.println(name + ": " + result + "; backends of the old primary waiting on the standby: "
                     + postgres.waitingOnSyncRep());

@@ -49,7 +49,7 @@ class SentinelPartitionTest {
             run.cut();
             redis.awaitFailover(Duration.ofSeconds(30));
             run.awaitIssuing(b, Duration.ofSeconds(30));
-            run.elapse(Duration.ofSeconds(2));
+            run.elapse(Duration.ofSeconds(1));
             PartitionRun.Result result = run.stop();
             System.out.println(name + ": " + result);
             return result;

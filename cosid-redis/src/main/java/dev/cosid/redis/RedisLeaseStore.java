@@ -283,12 +283,13 @@ public final class RedisLeaseStore implements LeaseStore {
 
     private List<Object> script(String what, String script, String[] keys, String... args) {
         List<Object> reply = call(what, () -> {
-            String sha = shas.computeIfAbsent(script, commands::scriptLoad);
+            // the digest is computed here, and a node that lacks the script gets it through EVAL on the keys' node:
+            // SCRIPT LOAD on a cluster goes to every node, and one node cut off would fail every load
+            String sha = shas.computeIfAbsent(script, RedisLeaseStore::sha1);
             try {
                 return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args);
             } catch (RedisNoScriptException e) {
-                shas.put(script, commands.scriptLoad(script));
-                return commands.<List<Object>>evalsha(shas.get(script), ScriptOutputType.MULTI, keys, args);
+                return commands.<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args);
             }
         });
         if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {
@@ -300,6 +301,16 @@ public final class RedisLeaseStore implements LeaseStore {
             }
         }
         return reply;
+    }
+
+    /** The SHA-1 digest of a script in lower-case hex, as Redis names it in its script cache. */
+    static String sha1(String script) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-1", e);
+        }
     }
 
     private <T> T call(String what, java.util.function.Supplier<T> command) {
