@@ -25,6 +25,14 @@ final class PartitionRun {
 
     /** Ids a second per client, as in the issue's runs. */
     static final long RATE = 2_000;
+    /** Whether this is the long run: {@code -Dcosid.partition.long=true}. */
+    static final boolean LONG = Boolean.parseBoolean(System.getProperty("cosid.partition.long", "false").trim());
+    /** Rounds per setup, each on fresh namespaces and servers: 1, or {@code cosid.partition.rounds} (3) in the long run. */
+    static final int ROUNDS = LONG ? Integer.parseInt(System.getProperty("cosid.partition.rounds", "3").trim()) : 1;
+    /** How long both sides issue once B issues, the sides still cut. */
+    static final Duration HOLD = LONG ? Duration.ofSeconds(20) : Duration.ofSeconds(1);
+    /** How long both sides issue after the heal, in the long run only (the short run does not heal). */
+    static final Duration HEALED = LONG ? Duration.ofSeconds(15) : Duration.ZERO;
     private static final Clock WALL = Clock.system();
 
     private final NetworkPartition net;
@@ -112,6 +120,19 @@ final class PartitionRun {
         return cuts.get(0);
     }
 
+    /**
+     * Ends a round once B issues: both sides keep issuing for {@link #HOLD}; in the long run the sides then heal
+     * and keep issuing for {@link #HEALED}. Returns every id.
+     */
+    Result finish() {
+        elapse(HOLD);
+        if (!HEALED.isZero()) {
+            heal();
+            elapse(HEALED);
+        }
+        return stop();
+    }
+
     /** Stops every client (closing its standard input), kills one that does not exit, and reads their ids. */
     Result stop() {
         for (Client client : clients.values()) {
@@ -134,6 +155,48 @@ final class PartitionRun {
         Map<String, Issued> issued = new LinkedHashMap<>();
         clients.values().forEach(client -> issued.put(client.name(), Issued.read(client)));
         return new Result(issued, List.copyOf(cuts), List.copyOf(heals));
+    }
+
+    /**
+     * Runs the rounds of one setup and configuration ({@link #ROUNDS}: 1, more in the long run), each on fresh
+     * namespaces and servers; the round checks its own result. Prints the figures of all rounds and appends them
+     * to {@code target/partition-runs/figures.txt}.
+     *
+     * @param name the setup and configuration
+     * @param round runs one round: its partitions, failovers and ids
+     * @return every round's result
+     */
+    static List<Result> rounds(String name, java.util.function.IntFunction<Result> round) {
+        List<Result> results = new ArrayList<>();
+        for (int i = 1; i <= ROUNDS; i++) {
+            results.add(round.apply(i));
+        }
+        long ids = 0;
+        long repeats = 0;
+        long partitions = 0;
+        Map<String, Long> perClient = new LinkedHashMap<>();
+        Map<String, Long> gaps = new LinkedHashMap<>();
+        for (Result result : results) {
+            repeats += result.repeats();
+            partitions += result.cuts().size();
+            for (Issued one : result.issued().values()) {
+                ids += one.count();
+                perClient.merge(one.name(), (long) one.count(), Long::sum);
+                gaps.merge(one.name(), one.longestGap(), Math::max);
+            }
+        }
+        String figures = name + ": " + results.size() + " rounds, " + partitions + " partitions, " + results.size()
+                + " failovers, ids " + ids + " " + perClient + ", repeated " + repeats + ", longest gap (ms) " + gaps;
+        System.out.println(figures);
+        try {
+            Path file = Path.of("target", "partition-runs", "figures.txt");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, figures + System.lineSeparator(), java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return results;
     }
 
     /** What one client issued: the wall time of each id, and the id. */
@@ -169,6 +232,11 @@ final class PartitionRun {
             return Arrays.stream(times).filter(time -> time > wall).count();
         }
 
+        /** How many ids were issued after the first wall time and at or before the second. */
+        long between(long from, long to) {
+            return Arrays.stream(times).filter(time -> time > from && time <= to).count();
+        }
+
         /** The wall time of the first id after the wall time, or 0 when none. */
         long firstAfter(long wall) {
             return Arrays.stream(times).filter(time -> time > wall).findFirst().orElse(0);
@@ -189,6 +257,24 @@ final class PartitionRun {
 
         Issued of(String client) {
             return issued.get(client);
+        }
+
+        /** The wall time of the first cut. */
+        long cut() {
+            return cuts.get(0);
+        }
+
+        /** The wall time of the first heal, or now when the sides were never healed. */
+        long healed() {
+            return heals.isEmpty() ? Long.MAX_VALUE : heals.get(0);
+        }
+
+        /**
+         * How many ids the cut-off client issued past its last possible confirmed ceiling (a lease and the
+         * tolerance after the cut) while it was cut off.
+         */
+        long pastCeiling(String client) {
+            return of(client).between(cut() + PartitionClient.TTL.plus(PartitionClient.TOLERANCE).toMillis(), healed());
         }
 
         /** How many ids were issued more than once, by any clients. */

@@ -21,28 +21,29 @@ class RedisClusterPartitionTest {
 
     @Test
     void theMinorityPrimaryStopsWritesAndTheTakeoverGuardRepeatsNoId() {
-        try (NetworkPartition net = NetworkPartition.created();
-                ClusterSetup cluster = ClusterSetup.started(net, PartitionClient.NAMESPACE)) {
-            PartitionRun run = new PartitionRun(net, RUNS.resolve("redis-cluster"));
-            PartitionRun.Client a = run.start("a", net.a(), cluster.url());
-            run.awaitIssuing(a, Duration.ofSeconds(60));
-            PartitionRun.Client b = run.start("b", net.b(), cluster.url());
-            run.awaitWaiting(b, Duration.ofSeconds(60));
-            run.cut();
-            cluster.awaitFailover(Duration.ofSeconds(30));
-            try {
-                run.awaitIssuing(b, Duration.ofSeconds(30));
-            } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "; the cluster as side B sees it: " + cluster.view(), e);
+        PartitionRun.rounds("redis-cluster", round -> {
+            try (NetworkPartition net = NetworkPartition.created();
+                    ClusterSetup cluster = ClusterSetup.started(net, PartitionClient.NAMESPACE)) {
+                PartitionRun run = new PartitionRun(net, RUNS.resolve("redis-cluster-" + round));
+                PartitionRun.Client a = run.start("a", net.a(), cluster.url());
+                run.awaitIssuing(a, Duration.ofSeconds(60));
+                PartitionRun.Client b = run.start("b", net.b(), cluster.url());
+                run.awaitWaiting(b, Duration.ofSeconds(60));
+                run.cut();
+                cluster.awaitFailover(Duration.ofSeconds(30));
+                try {
+                    run.awaitIssuing(b, Duration.ofSeconds(30));
+                } catch (AssertionError e) {
+                    throw new AssertionError(e.getMessage() + "; the cluster as side B sees it: " + cluster.view(), e);
+                }
+                boolean minorityDown = cluster.cutOffPrimaryDown();
+                PartitionRun.Result result = run.finish();
+                System.out.println("redis-cluster-" + round + ": " + result);
+                assertEquals(0, result.repeats(), result.toString());
+                assertTrue(minorityDown, "the cut-off primary's cluster state is fail");
+                assertTrue(result.of("b").after(result.cut()) > 0, "B issues after the failover: " + result);
+                return result;
             }
-            boolean minorityDown = cluster.cutOffPrimaryDown();
-            run.elapse(Duration.ofSeconds(1));
-            PartitionRun.Result result = run.stop();
-            System.out.println("redis-cluster: " + result);
-            long cut = result.cuts().get(0);
-            assertEquals(0, result.repeats(), result.toString());
-            assertTrue(minorityDown, "the cut-off primary's cluster state is fail");
-            assertTrue(result.of("b").after(cut) > 0, "B issues after the failover: " + result);
-        }
+        });
     }
 }
