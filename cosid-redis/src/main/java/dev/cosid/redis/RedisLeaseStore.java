@@ -301,20 +301,17 @@ public final class RedisLeaseStore implements LeaseStore {
 
     private List<Object> script(String what, String script, String[] keys, String... args) {
         long bound = boundMillis;
-        String sha = shas.get(script);
-        if (sha == null) {
-            sha = call(what, bound, () -> commands.scriptLoad(script));
-            shas.put(script, sha);
-        }
+        // the digest is computed here, and a node that lacks the script gets it through EVAL on the keys' node:
+        // SCRIPT LOAD on a cluster goes to every node, and one node cut off would fail every load
+        String sha = shas.computeIfAbsent(script, RedisLeaseStore::sha1);
         List<Object> reply;
         try {
-            reply = call(what, bound, evalsha(shas.get(script), keys, args));
+            reply = call(what, bound, evalsha(sha, keys, args));
         } catch (LeaseStoreException e) {
             if (!(e.getCause() instanceof RedisNoScriptException)) {
                 throw e;
             }
-            shas.put(script, call(what, bound, () -> commands.scriptLoad(script)));
-            reply = call(what, bound, evalsha(shas.get(script), keys, args));
+            reply = call(what, bound, () -> commands.<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args));
         }
         if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {
             // the same connection ran the write, so WAIT counts the replicas that have it; a write the replicas
@@ -328,6 +325,16 @@ public final class RedisLeaseStore implements LeaseStore {
             }
         }
         return reply;
+    }
+
+    /** The SHA-1 digest of a script in lower-case hex, as Redis names it in its script cache. */
+    static String sha1(String script) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-1", e);
+        }
     }
 
     private java.util.function.Supplier<RedisFuture<List<Object>>> evalsha(String sha, String[] keys, String... args) {
