@@ -90,7 +90,7 @@ public final class JdbcLeaseStore implements LeaseStore {
      *     error that names the DDL to run
      */
     public JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema) {
-        this(dataSource, dialect, description, createSchema, null, null, false);
+        this(dataSource, dialect, description, createSchema, null, null, null, false);
     }
 
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,

@@ -399,7 +399,7 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public java.util.SortedMap<String, Long> segments(String namespace) {
         Namespaces.require(namespace);
-        Map<String, String> all = call("read the segments of namespace '" + namespace + "'",
+        Map<String, String> all = call("read the segments of namespace '" + namespace + "'", boundMillis,
                 () -> commands.hgetall(segmentsKey(namespace)));
         java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
         all.forEach((name, value) -> counters.put(name, Long.parseLong(value)));
