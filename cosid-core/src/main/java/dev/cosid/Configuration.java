@@ -114,8 +114,8 @@ final class Configuration {
             exact("cosid.snowflake.zone-id", (b, k, v) -> refuse(k, v, "nothing replaces it: ids carry UTC "
                     + "milliseconds, and the friendly form (IdLayout.friendly) is UTC")),
             prefix("cosid.snowflake.", (b, k, v) -> refuse(k, v, "replaced by " + GENERATORS)),
-            prefix("cosid.segment.", (b, k, v) -> refuse(k, v, "nothing replaces segment ids: CosId 5 issues "
-                    + "snowflake ids only, from " + GENERATORS)),
+            prefix("cosid.segment.", (b, k, v) -> refuse(k, v, "replaced by runtime.segment(NAME), whose "
+                    + "ranges are sized by SegmentPolicy (docs/segments.md); no configuration key sets them")),
             prefix("cosid.generator.", (b, k, v) -> refuse(k, v, "nothing replaces the radix CosIdGenerator: "
                     + "use a snowflake generator, and IdStrings.toRadix62(id) for a string form")),
             exact("cosid.zookeeper.enabled", (b, k, v) -> "the ZooKeeper store is chosen by its URL: cosid.store: "

@@ -37,6 +37,7 @@ final class SegmentChain implements SegmentId {
     /** Added to a cursor at close: no range ends at or past it, and no count of draws reaches 2^63. */
     static final long CLOSED_JUMP = 1L << 62;
     private static final long PARK_NANOS = 100_000L;
+    private static final int RANGES_PER_FETCH = 64;
     private static final long BACKOFF_FIRST_NANOS = 100_000_000L;
     private static final long BACKOFF_MAX_NANOS = 1_000_000_000L;
     private static final VarHandle CURRENT;
@@ -106,6 +107,8 @@ final class SegmentChain implements SegmentId {
     private State state = State.RUNNING;
     private Link tail;
     private long step;
+    /** How many ids the chain keeps ahead: a step, or the prefetch time at the observed rate when more. */
+    private long distance;
     private double rate;
     private long measuredAtNanos;
     private long measuredIssued;
@@ -126,6 +129,7 @@ final class SegmentChain implements SegmentId {
         this.maxWaitNanos = maxWaitNanos;
         this.prefetchSeconds = policy.prefetch().toNanos() / 1e9;
         this.step = policy.minStep();
+        this.distance = step;
     }
 
     /**
@@ -288,9 +292,9 @@ final class SegmentChain implements SegmentId {
             }
             try {
                 resize();
-                long size = unreserved();
-                if (size > 0 && idsAhead() < step) {
-                    SegmentRange range = store.reserveSegment(namespace, name, size);
+                // a few ranges a task, so the keeper's steps on the same scheduler are not held up long
+                for (int made = 0; made < RANGES_PER_FETCH && unreserved() > 0 && idsAhead() < distance; made++) {
+                    SegmentRange range = store.reserveSegment(namespace, name, unreserved());
                     String misfit = misfit(range);
                     if (misfit != null) {
                         stop(misfit, null);
@@ -325,7 +329,7 @@ final class SegmentChain implements SegmentId {
         // a caller that asked while this fetch ran was turned away by the flag: look again for it
         boolean more;
         synchronized (lock) {
-            more = state == State.RUNNING && unreserved() > 0 && idsAhead() < step;
+            more = state == State.RUNNING && unreserved() > 0 && idsAhead() < distance;
         }
         if (more) {
             requestFetch();
@@ -361,6 +365,8 @@ final class SegmentChain implements SegmentId {
             wanted = Math.max(wanted, step * 2.0);
         }
         step = (long) Math.max(policy.minStep(), Math.min(policy.maxStep(), Math.ceil(wanted)));
+        // ranges smaller than the prefetch time (a fixed or capped step) are kept several ahead
+        distance = (long) Math.max(step, Math.min(SegmentPolicy.STEP_MAX, Math.ceil(wanted)));
     }
 
     /** The size of the next range: the step, or what the limit leaves; 0 when the limit is reached. */
@@ -368,17 +374,12 @@ final class SegmentChain implements SegmentId {
         return policy.limit() == 0 ? step : Math.min(step, policy.limit() - reservedIds);
     }
 
-    /** The ids left in the current link and every link reserved after it. */
+    /** The ids left in the current link and every link reserved after it; exact when no caller is drawing. */
     private long idsAhead() {
-        Link link = current;
-        if (link == closedLink) {
+        if (current == closedLink) {
             return Long.MAX_VALUE;
         }
-        long ahead = link.left();
-        for (Link next = link.next; next != null; next = next.next) {
-            ahead += next.size();
-        }
-        return ahead;
+        return reservedIds - issued();
     }
 
     /** About how many ids were issued: exact when no caller is drawing. */

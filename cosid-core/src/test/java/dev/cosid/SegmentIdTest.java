@@ -116,6 +116,20 @@ class SegmentIdTest {
     }
 
     @Test
+    void smallFixedRangesAreKeptSeveralAheadToCoverThePrefetchTime() {
+        try (CosIdRuntime runtime = builder("a").start()) {
+            SegmentId orders = runtime.segment("orders", SegmentPolicy.of(100, 100, Duration.ofMillis(100)));
+            orders.nextIds(50);
+            clock.advance(Duration.ofMillis(1)); // 50,000 ids a second: 5,000 in the prefetch time
+            scheduler.runDue();
+            assertTrue(counter("orders") >= 5_050, "ids reserved ahead: " + counter("orders"));
+            assertTrue(reserved.stream().allMatch(range -> range.size() == 100), "ranges " + reserved);
+            long[] ahead = orders.nextIds(4_950); // maxWait is zero: none of them waits for the store
+            assertEquals(5_000, ahead[ahead.length - 1]);
+        }
+    }
+
+    @Test
     void aCleanCloseHandsTheTailBackAndTheNextRuntimeContinuesAtLastIdPlusOne() {
         long last;
         try (CosIdRuntime runtime = builder("a").start()) {

@@ -253,7 +253,7 @@ class CosIdPropertiesTest {
         "cosid.generators.order.layout|SAFE_JS_SECOND|cosid.generators.order.layout = 'SAFE_JS_SECOND': bits 10 exceed the layout's slot bits 3",
         "cosid.generators.order.timestamp-bits|60|cosid.generators.order.layout = 'MILLISECOND with epoch null, unit null, timestamp-bits 60",
         "cosid.tll|30s|cosid.tll = '30s': unknown key; this starter knows cosid.enabled",
-        "cosid.segment.enabled|true|cosid.segment.enabled = 'true': a CosId 2.x key that CosId 5 does not take: nothing replaces segment ids",
+        "cosid.segment.enabled|true|cosid.segment.enabled = 'true': a CosId 2.x key that CosId 5 does not take: replaced by runtime.segment(NAME)",
         "cosid.machine.distributor.type|mongo|cosid.machine.distributor.type = 'mongo': a CosId 2.x key that CosId 5 does not take: nothing replaces it: CosId 5 has no MongoDB store",
         "cosid.snowflake.provider.order.timestamp-bit|41|cosid.snowflake.provider.order.timestamp-bit = '41': a CosId 2.x key that CosId 5 does not take: replaced by runtime.snowflake(NAME, layout)"
     })
