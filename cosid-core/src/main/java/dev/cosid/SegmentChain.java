@@ -275,7 +275,12 @@ final class SegmentChain implements SegmentId {
     /** Schedules one fetch unless one is scheduled or running. */
     private void requestFetch() {
         if (!fetchScheduled.get() && fetchScheduled.compareAndSet(false, true)) {
-            scheduler.schedule(Duration.ZERO, this::fetch);
+            try {
+                scheduler.schedule(Duration.ZERO, this::fetch);
+            } catch (RuntimeException closing) {
+                // the runtime closed its scheduler under a caller that drew an id just before: nothing to fetch
+                fetchScheduled.set(false);
+            }
         }
     }
 
@@ -322,7 +327,11 @@ final class SegmentChain implements SegmentId {
         }
         if (retryNanos > 0) {
             // fetchScheduled stays set: the retry is the one fetch in flight
-            scheduler.schedule(Duration.ofNanos(retryNanos), this::fetch);
+            try {
+                scheduler.schedule(Duration.ofNanos(retryNanos), this::fetch);
+            } catch (RuntimeException closing) {
+                fetchScheduled.set(false);
+            }
             return;
         }
         fetchScheduled.set(false);
