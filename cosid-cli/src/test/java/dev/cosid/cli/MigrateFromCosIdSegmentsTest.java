@@ -62,6 +62,12 @@ class MigrateFromCosIdSegmentsTest {
                     + ordersAdder), done.out());
             assertTrue(!done.out().contains("other"), "another CosId namespace is left alone: " + done.out());
 
+            Cli all = Migration.migrate("--from-cosid-segments", REDIS.server().url(), "--to-store", REDIS.server().url(),
+                    "--namespace", "everything");
+            assertTrue(all.out().contains("raised segment 'other.orders' of namespace 'everything'"), all.out());
+            assertTrue(all.out().contains("raised segment 'shop.orders' of namespace 'everything' in " + REDIS.server().url()
+                    + " from 0 to " + ordersAdder), all.out());
+
             Cli none = Cli.run("migrate", "--from-cosid-segments", REDIS.server().url(), "--legacy-namespace", "nosuch",
                     "--to-store", REDIS.server().url(), "--namespace", "nosuch");
             assertEquals(1, none.status(), none.err());
