@@ -57,7 +57,7 @@ final class LegacySegments {
     record Counter(String source, String name, long counter) {
     }
 
-    /** Reads every row of a Leaf table. */
+    /** Reads every row of a Leaf table; a row whose {@code max_id} is below 1 has handed out nothing yet. */
     static List<Counter> fromLeaf(String url, String table) {
         String description = LeaseStores.redact(url);
         LeafAllocTable leaf = new LeafAllocTable(new DriverDataSource(url), table, description);
@@ -74,7 +74,7 @@ final class LegacySegments {
         }
         List<Counter> read = new ArrayList<>();
         counters.forEach((tag, counter) -> read.add(new Counter(table + " row '" + tag + "' (max_id " + (counter + 1) + ")",
-                name(tag, table + " row"), counter)));
+                name(tag, table + " row"), Math.max(0, counter))));
         return read;
     }
 

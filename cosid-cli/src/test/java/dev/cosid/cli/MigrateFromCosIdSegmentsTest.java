@@ -62,7 +62,20 @@ class MigrateFromCosIdSegmentsTest {
                     + ordersAdder), done.out());
             assertTrue(!done.out().contains("other"), "another CosId namespace is left alone: " + done.out());
 
+            Cli all = Migration.migrate("--from-cosid-segments", REDIS.server().url(), "--to-store", REDIS.server().url(),
+                    "--namespace", "everything");
+            assertTrue(all.out().contains("raised segment 'other.orders' of namespace 'everything'"), all.out());
+            assertTrue(all.out().contains("raised segment 'shop.orders' of namespace 'everything' in " + REDIS.server().url()
+                    + " from 0 to " + ordersAdder), all.out());
+
+            Cli none = Cli.run("migrate", "--from-cosid-segments", REDIS.server().url(), "--legacy-namespace", "nosuch",
+                    "--to-store", REDIS.server().url(), "--namespace", "nosuch");
+            assertEquals(1, none.status(), none.err());
+            assertTrue(none.err().contains("no CosId segment counter was found in " + REDIS.server().url()
+                    + " under namespace 'nosuch': nothing to migrate"), none.err());
+
             try (LeaseStore store = LeaseStores.open(REDIS.server().url())) {
+                assertTrue(store.namespace("nosuch").isEmpty(), "nothing was written for a source without counters");
                 long[] ours = ours(store, "shop", "orders");
                 assertEquals(ordersAdder + 1, ours[0], "ours continue right above CosId's counter");
                 assertNoneRepeatedAllAbove(theirOrders, ours);

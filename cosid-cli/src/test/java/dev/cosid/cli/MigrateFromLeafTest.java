@@ -50,6 +50,13 @@ class MigrateFromLeafTest {
         long[] leafInvoices = LeafTable.allocate(url, "invoices", 3);
         assertEquals(4000, leafOrders[leafOrders.length - 1], "Leaf handed out 1..4000 of orders");
 
+        Cli dry = Migration.migrate("--from-leaf", url, "--to-store", url, "--namespace", "leaf", "--dry-run");
+        assertTrue(dry.out().contains("would raise segment 'orders' of namespace 'leaf' to 4000: ids continue at 4001")
+                || dry.out().contains("would raise segment 'orders' of namespace 'leaf' in "), dry.out());
+        try (LeaseStore store = LeaseStores.open(url)) {
+            assertTrue(store.namespace("leaf").isEmpty() || store.segments("leaf").isEmpty(), "a dry run writes nothing");
+        }
+
         Cli done = Migration.migrate("--from-leaf", url, "--to-store", url, "--namespace", "leaf");
         assertTrue(done.out().contains("read leaf_alloc row 'orders' (max_id 4001): segment 'orders' issued at most 4000"),
                 done.out());

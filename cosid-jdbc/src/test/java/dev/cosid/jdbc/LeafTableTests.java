@@ -195,7 +195,8 @@ abstract class LeafTableTests {
     @Test
     void theStoreOptionReservesFromLeafsTableAndHandsNoTailBack() throws Exception {
         String tag = tag(1, 1000);
-        try (LeaseStore store = LeaseStores.open(jdbcUrl() + "&leafTable=leaf_alloc")) {
+        // the option first among the parameters: the driver still gets its own
+        try (LeaseStore store = LeaseStores.open(jdbcUrl().replace("?", "?leafTable=leaf_alloc&"))) {
             SegmentRange range = store.reserveSegment("ns", tag, 100);
             assertEquals(new SegmentRange("ns", tag, 1, 100), range);
             assertFalse(store.returnSegmentTail(range, 10), "Leaf would not know of a tail handed back");
