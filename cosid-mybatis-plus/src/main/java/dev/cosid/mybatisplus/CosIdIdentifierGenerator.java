@@ -1,6 +1,8 @@
 package dev.cosid.mybatisplus;
 
 import com.baomidou.mybatisplus.core.incrementer.IdentifierGenerator;
+import dev.cosid.CosIdRuntime;
+import dev.cosid.IdLayout;
 import dev.cosid.SnowflakeId;
 import dev.cosid.spring.boot.CosIdGenerators;
 import java.util.Locale;
@@ -28,6 +30,16 @@ import java.util.function.LongSupplier;
  */
 public final class CosIdIdentifierGenerator implements IdentifierGenerator {
 
+    /** The epoch of MyBatis-Plus's {@code Sequence} ({@code DefaultIdentifierGenerator}): 2010-11-04T01:42:54.657Z. */
+    public static final long MYBATIS_PLUS_EPOCH_MILLIS = 1_288_834_974_657L;
+
+    /**
+     * MyBatis-Plus's own cut, 41 timestamp bits from its epoch over 22 low bits (here 10 slot and 12
+     * sequence bits, there 5 + 5 worker and 12 sequence bits): ids continue above every id MyBatis-Plus
+     * issued before, so a table's primary keys keep their order and never meet an old one.
+     */
+    public static final IdLayout MYBATIS_PLUS_LAYOUT = new IdLayout(MYBATIS_PLUS_EPOCH_MILLIS, 1, 41, 10, 12);
+
     private final CosIdGenerators generators;
     private final SnowflakeId snowflake;
     /** Entity class name (simple or qualified, lower case) to its segment counter. */
@@ -37,13 +49,19 @@ public final class CosIdIdentifierGenerator implements IdentifierGenerator {
     /**
      * Creates the generator.
      *
+     * @param runtime the runtime
      * @param generators the runtime's generators
-     * @param generator the Snowflake id space of every entity without a segment
+     * @param generator the Snowflake id space of every entity without a segment: a configured
+     *     {@code cosid.generators.NAME} with its layout, or any other name with {@link #MYBATIS_PLUS_LAYOUT}
      * @param segments entity class name (simple or fully qualified, any case) to segment counter
      */
-    public CosIdIdentifierGenerator(CosIdGenerators generators, String generator, Map<String, String> segments) {
+    public CosIdIdentifierGenerator(CosIdRuntime runtime, CosIdGenerators generators, String generator,
+                                    Map<String, String> segments) {
         this.generators = Objects.requireNonNull(generators, "generators");
-        this.snowflake = generators.get(Objects.requireNonNull(generator, "generator"));
+        Objects.requireNonNull(generator, "generator");
+        // a configured generator keeps its layout; any other name takes MyBatis-Plus's cut
+        this.snowflake = generators.configuredNames().contains(generator) ? generators.get(generator)
+                : runtime.snowflake(generator, MYBATIS_PLUS_LAYOUT);
         Map<String, String> keyed = new ConcurrentHashMap<>();
         segments.forEach((entity, counter) -> keyed.put(entity.toLowerCase(Locale.ROOT), counter));
         this.segments = Map.copyOf(keyed);

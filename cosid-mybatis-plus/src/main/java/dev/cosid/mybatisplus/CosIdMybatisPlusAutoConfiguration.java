@@ -35,14 +35,15 @@ public class CosIdMybatisPlusAutoConfiguration {
     /**
      * Returns the identifier generator MyBatis-Plus uses for {@code ASSIGN_ID}.
      *
+     * @param runtime the runtime
      * @param generators the runtime's generators
      * @param properties the cosid.mybatis-plus properties
      * @return the generator
      */
     @Bean
     @ConditionalOnMissingBean(IdentifierGenerator.class)
-    public CosIdIdentifierGenerator cosIdIdentifierGenerator(CosIdGenerators generators,
+    public CosIdIdentifierGenerator cosIdIdentifierGenerator(CosIdRuntime runtime, CosIdGenerators generators,
                                                              CosIdMybatisPlusProperties properties) {
-        return new CosIdIdentifierGenerator(generators, properties.getGenerator(), properties.getSegments());
+        return new CosIdIdentifierGenerator(runtime, generators, properties.getGenerator(), properties.getSegments());
     }
 }

@@ -11,7 +11,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * <pre>{@code
  * cosid:
  *   mybatis-plus:
- *     generator: __share__          # the Snowflake id space of every entity
+ *     generator: mybatis-plus       # the Snowflake id space of every entity
  *     segments:
  *       Invoice: invoice            # entity class (simple or qualified name) -> segment counter
  * }</pre>
@@ -22,8 +22,11 @@ public class CosIdMybatisPlusProperties {
     /** Whether to register the CosId IdentifierGenerator. */
     private boolean enabled = true;
 
-    /** The Snowflake id space (cosid.generators.NAME, or any name with the default layout) of every entity without a segment. */
-    private String generator = "__share__";
+    /**
+     * The Snowflake id space of every entity without a segment: a cosid.generators.NAME with its layout, or any
+     * other name with MyBatis-Plus's own cut (41 + 10 + 12 bits from 2010-11-04), above every id it issued.
+     */
+    private String generator = "mybatis-plus";
 
     /** Entity class names (simple or fully qualified) whose ids come from a segment counter, to that counter's name. */
     private final Map<String, String> segments = new LinkedHashMap<>();

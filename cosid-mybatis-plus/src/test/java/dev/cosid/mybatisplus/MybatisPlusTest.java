@@ -44,6 +44,7 @@ class MybatisPlusTest {
     static final ServerExtension<PostgresServer> POSTGRES = new ServerExtension<>(PostgresServer::started);
 
     private static final int ROWS = 300;
+    private static final IdLayout LAYOUT = CosIdIdentifierGenerator.MYBATIS_PLUS_LAYOUT;
 
     /** The application: MyBatis-Plus mappers over the application's DataSource. */
     @Configuration(proxyBeanMethods = false)
@@ -73,6 +74,9 @@ class MybatisPlusTest {
         sql.execute("create table cosid_mp_parcel (id bigint primary key, label varchar(64))");
         sql.execute("create table cosid_mp_invoice (id bigint primary key, label varchar(64))");
 
+        // an id MyBatis-Plus's own generator issued before the switch: ours continue above it
+        long before = new com.baomidou.mybatisplus.core.incrementer.DefaultIdentifierGenerator(31, 31).nextId(null)
+                .longValue();
         ApplicationContextRunner runner = runner(namespace);
         Map<Long, Integer> slotOf = new java.util.HashMap<>();
         List<Long> invoices = new ArrayList<>();
@@ -84,7 +88,7 @@ class MybatisPlusTest {
                     int slotB = b.getBean(CosIdRuntime.class).lease().slot();
                     assertNotEquals(slotA, slotB);
                     // IdWorker is one static of the JVM: the instance started last set it
-                    assertEquals(slotB, IdLayout.MILLISECOND.parse(IdWorker.getId()).slot(), "IdWorker is ours too");
+                    assertEquals(slotB, LAYOUT.parse(IdWorker.getId()).slot(), "IdWorker is ours too");
                     for (int i = 0; i < ROWS; i++) {
                         insert(a, slotA, "a" + i, slotOf, invoices);
                         insert(b, slotB, "b" + i, slotOf, invoices);
@@ -95,7 +99,8 @@ class MybatisPlusTest {
         assertEquals(2 * ROWS, stored.size());
         assertEquals(2 * ROWS, new HashSet<>(stored).size(), "no id twice");
         for (long id : stored) {
-            IdParts parts = IdLayout.MILLISECOND.parse(id);
+            assertTrue(id > before, "id " + id + " sorts after MyBatis-Plus's own " + before);
+            IdParts parts = LAYOUT.parse(id);
             assertEquals(slotOf.get(id), parts.slot(), "id " + id + " carries the slot of the instance that inserted it");
         }
         List<Long> numbers = sql.queryForList("select id from cosid_mp_invoice order by id", Long.class);
