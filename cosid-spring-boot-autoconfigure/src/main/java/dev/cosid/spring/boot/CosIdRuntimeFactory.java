@@ -55,7 +55,7 @@ final class CosIdRuntimeFactory {
             + "cosid.max-wait, cosid.max-lead, cosid.ticking-clock, cosid.acquire-timeout, "
             + "cosid.machine.static.{slot,state-file,ahead,not-before}, "
             + "cosid.generators.NAME.{layout,epoch,unit,timestamp-bits,slot-bits,sequence-bits}, "
-            + "cosid.segments.NAME.{min-step,max-step,prefetch}, "
+            + "cosid.segments.NAME.{min-step,max-step,prefetch}, cosid.mybatis-plus.*, "
             + "cosid.jackson.{enabled,longs}";
 
     private final CosIdProperties properties;
@@ -399,6 +399,9 @@ final class CosIdRuntimeFactory {
         if (uniform.startsWith("cosid.generators.")) {
             String field = uniform.substring(uniform.lastIndexOf('.') + 1);
             return GENERATOR_FIELDS.contains(field);
+        }
+        if (uniform.startsWith("cosid.mybatisplus.")) {
+            return true; // bound by cosid-mybatis-plus
         }
         if (uniform.startsWith("cosid.segments.")) {
             String field = uniform.substring(uniform.lastIndexOf('.') + 1);
