@@ -86,6 +86,7 @@ final class GenerateCommand implements Callable<Integer> {
         Outage outage = new Outage(clock);
         StderrListener listener = new StderrListener(err, outage);
         CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, listener);
+        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
         java.util.concurrent.atomic.AtomicLong printedSoFar = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         if (endNanos != Long.MAX_VALUE && CosIdCommand.standalone) {
