@@ -86,6 +86,7 @@ final class GenerateCommand implements Callable<Integer> {
         Outage outage = new Outage(clock);
         StderrListener listener = new StderrListener(err, outage);
         CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, listener);
+        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
         java.util.concurrent.atomic.AtomicLong printedSoFar = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         if (endNanos != Long.MAX_VALUE && CosIdCommand.standalone) {
@@ -100,10 +101,11 @@ final class GenerateCommand implements Callable<Integer> {
                     return; // the run closed in time
                 }
                 out.seal();
+                outage.endedWithoutAnswer();
                 err.println("cosid: " + outage.summary(printedSoFar.get()) + "; the store did not answer in time to "
                         + "close, so the lease expires on its own");
                 err.flush();
-                Runtime.getRuntime().halt(0);
+                Runtime.getRuntime().halt(printedSoFar.get() > 0 || !outage.ever() ? 0 : 1);
             }, "cosid-deadline");
             deadline.setDaemon(true);
             deadline.start();
@@ -113,8 +115,9 @@ final class GenerateCommand implements Callable<Integer> {
             done.set(true);
             if (outage.ever()) {
                 err.println("cosid: " + outage.summary(0));
+                return 1; // the store never answered: nothing was done
             }
-            return 0; // the duration ended while every slot was held, or the store never answered
+            return 0; // the duration ended while every slot was held
         }
         Thread closer = new Thread(runtime::close, "cosid-shutdown");
         Runtime.getRuntime().addShutdownHook(closer);
@@ -245,37 +248,52 @@ final class GenerateCommand implements Callable<Integer> {
         }
     }
 
-    /** How long the store could not be reached: from its first failure to the next answer, summed. */
+    /**
+     * How long the store could not be reached: from a failure (or the start, until the first answer) to the next
+     * answer, summed. Only a run that saw a failure, or ended before the store ever answered, reports it.
+     */
     static final class Outage {
         private final Clock clock;
         private final long startNanos;
-        private long since = -1;
+        /** Since when the store has not answered; -1 while it answers. Starts at the run's start. */
+        private long since;
         private long totalNanos;
         private boolean ever;
+        private boolean reported;
 
         Outage(Clock clock) {
             this.clock = clock;
             this.startNanos = clock.monotonicNanos();
+            this.since = startNanos;
         }
 
-        /** Records a failure; returns whether it is the first of an outage. */
+        /** Records a failure; returns whether it is the first of an outage, the one to report. */
         synchronized boolean began() {
             ever = true;
-            if (since >= 0) {
-                return false;
+            if (since < 0) {
+                since = clock.monotonicNanos();
             }
-            since = clock.monotonicNanos();
-            return true;
+            boolean first = !reported;
+            reported = true;
+            return first;
         }
 
-        /** Records an answer; returns whether it ends an outage. */
+        /** Records an answer; returns whether it ends an outage that was reported. */
         synchronized boolean ended() {
-            if (since < 0) {
-                return false;
+            if (since >= 0 && ever) {
+                totalNanos += clock.monotonicNanos() - since;
             }
-            totalNanos += clock.monotonicNanos() - since;
             since = -1;
-            return true;
+            boolean was = reported;
+            reported = false;
+            return was;
+        }
+
+        /** Counts a store that has not answered by the end, even without a failure (a call still waiting). */
+        synchronized void endedWithoutAnswer() {
+            if (since >= 0) {
+                ever = true;
+            }
         }
 
         synchronized boolean ever() {

@@ -42,6 +42,9 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     static final String ALLOW_REPEATS = "allowRepeatedIdsOnPartition";
     private static final Pattern ALLOW_REPEATS_OPTION = Pattern.compile("([?&;])" + ALLOW_REPEATS + "=([^&;]*)(&?)",
             Pattern.CASE_INSENSITIVE);
+    private static final String POSTGRES_NOTICE = "a PostgreSQL store URL with several hosts now requires a primary "
+            + "that commits synchronously to a standby (synchronous_standby_names); " + ALLOW_REPEATS + "=true "
+            + "restores the asynchronous behaviour, which can repeat ids under a partition";
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JdbcLeaseStoreProvider.class);
     /** The change for multi-host PostgreSQL URLs is told once per process, not once per store. */
     private static final java.util.concurrent.atomic.AtomicBoolean NOTICE_GIVEN =
@@ -97,9 +100,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         if (lower.startsWith("jdbc:postgresql:")) {
             dialect = JdbcDialect.POSTGRESQL;
             if (hosts > 1 && !allowRepeats && NOTICE_GIVEN.compareAndSet(false, true)) {
-                LOG.info("a PostgreSQL store URL with several hosts now requires a primary that commits synchronously "
-                        + "to a standby (synchronous_standby_names); " + ALLOW_REPEATS + "=true restores the "
-                        + "asynchronous behaviour, which can repeat ids under a partition");
+                LOG.info(POSTGRES_NOTICE);
             }
         } else if (lower.startsWith("jdbc:h2:")) {
             dialect = JdbcDialect.H2;
@@ -124,6 +125,21 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             pool.close();
             throw e;
         }
+    }
+
+    /**
+     * Returns the one line that tells an existing user of a URL what changed in this release, for a command line
+     * that prints it; the store logs it at open too.
+     *
+     * @param url a store URL
+     * @return the line, or empty when nothing changed for this URL
+     */
+    public static java.util.Optional<String> notice(String url) {
+        if (url == null || !url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:") || hosts(url) < 2
+                || ALLOW_REPEATS_OPTION.matcher(url).find()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(POSTGRES_NOTICE);
     }
 
     /** Counts the hosts of {@code jdbc:driver[:mode]://host[:port][,host[:port]...]/...}; 1 for another form. */

@@ -33,6 +33,9 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
     /** How long a write waits for its replicas by default: far below a renewal interval of ttl/3. */
     static final int DEFAULT_WAIT_TIMEOUT_MILLIS = 1_000;
     private static final String SENTINEL = "redis-sentinel://";
+    private static final String SENTINEL_NOTICE = "redis-sentinel now waits for 1 replica per write by default; a "
+            + "failover needs a second replica to stay writable; " + ALLOW_REPEATS + "=true&waitReplicas=0 restores "
+            + "the asynchronous behaviour, which can repeat ids under a partition";
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RedisLeaseStoreProvider.class);
     /** The change of the Sentinel default is told once per process, not once per store. */
     private static final java.util.concurrent.atomic.AtomicBoolean NOTICE_GIVEN =
@@ -88,9 +91,7 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
                     + "remove it (the default waits for 1 replica) or add " + ALLOW_REPEATS + "=true to accept that");
         }
         if (sentinel && waitOption == null && NOTICE_GIVEN.compareAndSet(false, true)) {
-            LOG.info("redis-sentinel now waits for 1 replica per write by default; a failover needs a second replica "
-                    + "to stay writable; " + ALLOW_REPEATS + "=true&waitReplicas=0 restores the asynchronous behaviour, "
-                    + "which can repeat ids under a partition");
+            LOG.info(SENTINEL_NOTICE);
         }
         if (sentinel) {
             checkSentinels(base, url);
@@ -103,6 +104,25 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
             throw new IllegalArgumentException("invalid Redis URL '" + LeaseStores.redact(url) + "': " + e.getMessage());
         }
         return new RedisLeaseStore(uri, LeaseStores.redact(url), waitReplicas, waitTimeout);
+    }
+
+    /**
+     * Returns the one line that tells an existing user of a URL what changed in this release, for a command line
+     * that prints it; the store logs it at open too.
+     *
+     * @param url a store URL
+     * @return the line, or empty when nothing changed for this URL
+     */
+    public static java.util.Optional<String> notice(String url) {
+        if (url == null || !url.regionMatches(true, 0, SENTINEL, 0, SENTINEL.length())) {
+            return java.util.Optional.empty();
+        }
+        int hash = url.indexOf('#', Math.max(url.lastIndexOf('@'), 0));
+        String options = url.substring(0, hash < 0 ? url.length() : hash);
+        int query = options.indexOf('?');
+        boolean explicit = query >= 0 && java.util.Arrays.stream(options.substring(query + 1).split("&"))
+                .anyMatch(pair -> pair.startsWith("waitReplicas="));
+        return explicit ? java.util.Optional.empty() : java.util.Optional.of(SENTINEL_NOTICE);
     }
 
     /** Checks {@code redis-sentinel://[:password@]host:port[,host:port...][/db]} so a typo gets one clear line. */
