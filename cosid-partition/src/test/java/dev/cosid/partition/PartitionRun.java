@@ -53,6 +53,9 @@ final class PartitionRun {
         this.dir = dir;
         try {
             Files.createDirectories(dir);
+            for (String left : List.of("a.log", "a.ids", "b.log", "b.ids")) {
+                Files.deleteIfExists(dir.resolve(left)); // an earlier run's: the logs are appended to
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -176,7 +179,11 @@ final class PartitionRun {
         long partitions = 0;
         Map<String, Long> perClient = new LinkedHashMap<>();
         Map<String, Long> gaps = new LinkedHashMap<>();
+        long aWentOn = 0;
+        long bWaited = 0;
         for (Result result : results) {
+            aWentOn = Math.max(aWentOn, result.of("a").lastBefore(result.healed()) - result.cut());
+            bWaited = Math.max(bWaited, result.of("b").firstAfter(result.cut()) - result.cut());
             repeats += result.repeats();
             partitions += result.cuts().size();
             for (Issued one : result.issued().values()) {
@@ -186,7 +193,9 @@ final class PartitionRun {
             }
         }
         String figures = name + ": " + results.size() + " rounds, " + partitions + " partitions, " + results.size()
-                + " failovers, ids " + ids + " " + perClient + ", repeated " + repeats + ", longest gap (ms) " + gaps;
+                + " failovers, ids " + ids + " " + perClient + ", repeated " + repeats + ", longest gap (ms) " + gaps
+                + ", a's last id before the heal at most " + aWentOn + " ms after the cut, b's first id after the cut "
+                + "at most " + bWaited + " ms after it";
         System.out.println(figures);
         try {
             Path file = Path.of("target", "partition-runs", "figures.txt");
@@ -235,6 +244,11 @@ final class PartitionRun {
         /** How many ids were issued after the first wall time and at or before the second. */
         long between(long from, long to) {
             return Arrays.stream(times).filter(time -> time > from && time <= to).count();
+        }
+
+        /** The wall time of the last id at or before the wall time, or 0 when none. */
+        long lastBefore(long wall) {
+            return Arrays.stream(times).filter(time -> time <= wall).max().orElse(0);
         }
 
         /** The wall time of the first id after the wall time, or 0 when none. */
@@ -298,8 +312,12 @@ final class PartitionRun {
                 text.append("; ").append(one.name()).append(": ").append(one.count()).append(" ids, ")
                         .append(one.after(cut)).append(" after the first cut");
                 if (one.count() > 0) {
-                    text.append(", last at cut").append(signed(one.last() - cut)).append(" ms, longest gap ")
-                            .append(one.longestGap()).append(" ms");
+                    text.append(", last at cut").append(signed(one.last() - cut)).append(" ms");
+                    if (one.after(cut) > 0) {
+                        text.append(", first after the cut at cut").append(signed(one.firstAfter(cut) - cut))
+                                .append(" ms");
+                    }
+                    text.append(", longest gap ").append(one.longestGap()).append(" ms");
                 }
                 text.append(" (").append(one.log()).append(')');
             }
