@@ -34,12 +34,14 @@ final class Apps {
         return "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
     }
 
+    // a request bounds its wait for the answer; the first request of an application warms up Hibernate and the
+    // servlet stack, which took over 10 s on a 2-core machine under a load of 40
     static HttpResponse<String> get(String url) {
-        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build());
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build());
     }
 
     static HttpResponse<String> post(String url, String json) {
-        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
