@@ -14,6 +14,7 @@ import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.SegmentRange;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.testkit.servers.ControlledServer;
 import dev.cosid.time.Clock;
@@ -402,6 +403,38 @@ public abstract class StoreFaultContract {
             store.register(ns, new NamespaceRecord(16, 1_000));
         }
         return ns;
+    }
+
+    @Test
+    void aStoreRestartedEmptyRefusesSegmentReservationsInsteadOfStartingAgainAtOne() {
+        boolean down = false;
+        try (LeaseStore store = LeaseStores.open(storeUrl())) {
+            String ns = segmentNamespace("segment-lost", store);
+            SegmentRange before = store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE);
+            down = true;
+            server().restartEmpty();
+            down = false;
+            // the store may need a moment to reconnect; what it must never do is hand out 1.. again
+            AtomicReference<RuntimeException> refusal = new AtomicReference<>();
+            Await.until(() -> {
+                try {
+                    SegmentRange again = store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE);
+                    throw new AssertionError("the counter started again after the data was lost: " + again
+                            + " after " + before);
+                } catch (StoreDataLostException lost) {
+                    refusal.set(lost);
+                    return true;
+                } catch (LeaseStoreException unreachable) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "a StoreDataLostException for the lost namespace");
+            assertTrue(refusal.get().getMessage().contains(ns) || refusal.get().getMessage().contains("gone"),
+                    refusal.get().getMessage());
+        } finally {
+            if (down) {
+                startAgainAfterAFailedStart();
+            }
+        }
     }
 
     /** Starts the server once more after its start failed, keeping that failure the one the test reports. */
