@@ -325,12 +325,18 @@ public abstract class StoreFaultContract {
         final List<SegmentRange> ranges = new CopyOnWriteArrayList<>();
         final AtomicLong failures = new AtomicLong();
         final AtomicReference<String> firstFailure = new AtomicReference<>();
+        /** While set, the pump makes no calls: a server group starting is ready only once its replica caught up. */
+        final AtomicBoolean held = new AtomicBoolean();
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final Thread thread;
 
         SegmentPump(String name, LeaseStore store, String ns) {
             thread = new Thread(() -> {
                 while (running.get()) {
+                    if (held.get()) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                        continue;
+                    }
                     try {
                         ranges.add(store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE));
                         // a steady rate, not a busy loop: the faults, not the CPU, are under test
@@ -465,10 +471,17 @@ public abstract class StoreFaultContract {
             try {
                 Await.until(() -> pumpA.reserved() > 20 && pumpB.reserved() > 20, Duration.ofSeconds(10),
                         "reservations before the restart");
+                // the pumps run into the stop (calls in flight when it comes, calls while the server is down), and
+                // hold still while it starts: a primary written to without pause keeps its replica from catching up,
+                // and a group is handed back only when it has
                 server().stop();
                 down = true;
+                pumpA.held.set(true);
+                pumpB.held.set(true);
                 server().start();
                 down = false;
+                pumpA.held.set(false);
+                pumpB.held.set(false);
                 int beforeA = pumpA.reserved();
                 int beforeB = pumpB.reserved();
                 Await.until(() -> pumpA.reserved() > beforeA + 20 && pumpB.reserved() > beforeB + 20,
