@@ -14,6 +14,7 @@ import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.SegmentRange;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.testkit.servers.ControlledServer;
 import dev.cosid.time.Clock;
@@ -324,12 +325,18 @@ public abstract class StoreFaultContract {
         final List<SegmentRange> ranges = new CopyOnWriteArrayList<>();
         final AtomicLong failures = new AtomicLong();
         final AtomicReference<String> firstFailure = new AtomicReference<>();
+        /** While set, the pump makes no calls: a server group starting is ready only once its replica caught up. */
+        final AtomicBoolean held = new AtomicBoolean();
         private final AtomicBoolean running = new AtomicBoolean(true);
         private final Thread thread;
 
         SegmentPump(String name, LeaseStore store, String ns) {
             thread = new Thread(() -> {
                 while (running.get()) {
+                    if (held.get()) {
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                        continue;
+                    }
                     try {
                         ranges.add(store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE));
                         // a steady rate, not a busy loop: the faults, not the CPU, are under test
@@ -404,6 +411,38 @@ public abstract class StoreFaultContract {
         return ns;
     }
 
+    @Test
+    void aStoreRestartedEmptyRefusesSegmentReservationsInsteadOfStartingAgainAtOne() {
+        boolean down = false;
+        try (LeaseStore store = LeaseStores.open(storeUrl())) {
+            String ns = segmentNamespace("segment-lost", store);
+            SegmentRange before = store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE);
+            down = true;
+            server().restartEmpty();
+            down = false;
+            // the store may need a moment to reconnect; what it must never do is hand out 1.. again
+            AtomicReference<RuntimeException> refusal = new AtomicReference<>();
+            Await.until(() -> {
+                try {
+                    SegmentRange again = store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE);
+                    throw new AssertionError("the counter started again after the data was lost: " + again
+                            + " after " + before);
+                } catch (StoreDataLostException lost) {
+                    refusal.set(lost);
+                    return true;
+                } catch (LeaseStoreException unreachable) {
+                    return false;
+                }
+            }, Duration.ofSeconds(30), "a StoreDataLostException for the lost namespace");
+            assertTrue(refusal.get().getMessage().contains(ns) || refusal.get().getMessage().contains("gone"),
+                    refusal.get().getMessage());
+        } finally {
+            if (down) {
+                startAgainAfterAFailedStart();
+            }
+        }
+    }
+
     /** Starts the server once more after its start failed, keeping that failure the one the test reports. */
     private void startAgainAfterAFailedStart() {
         try {
@@ -433,10 +472,17 @@ public abstract class StoreFaultContract {
                 // a few reservations each show both pumps run; a loaded machine's slow fsync must not fail the wait
                 Await.until(() -> pumpA.reserved() > 5 && pumpB.reserved() > 5, Duration.ofSeconds(30),
                         () -> "reservations before the restart; " + firstFailures(pumpA, pumpB));
+                // the pumps run into the stop (calls in flight when it comes, calls while the server is down), and
+                // hold still while it starts: a primary written to without pause keeps its replica from catching up,
+                // and a group is handed back only when it has
                 server().stop();
                 down = true;
+                pumpA.held.set(true);
+                pumpB.held.set(true);
                 server().start();
                 down = false;
+                pumpA.held.set(false);
+                pumpB.held.set(false);
                 int beforeA = pumpA.reserved();
                 int beforeB = pumpB.reserved();
                 Await.until(() -> pumpA.reserved() > beforeA + 5 && pumpB.reserved() > beforeB + 5,
