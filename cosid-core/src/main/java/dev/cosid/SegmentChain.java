@@ -57,8 +57,11 @@ final class SegmentChain implements SegmentId {
         final SegmentRange range;
         final long first;
         final long last;
-        /** The draw that asks for the next range: the middle of this one. */
-        final long trigger;
+        /**
+         * The draw that asks for the next fetch, 0 for none: set by the fetch where half the distance is
+         * left, so a chain of many small ranges wakes the fetch once per half distance, not per range.
+         */
+        volatile long trigger;
         final PaddedWord cursor = new PaddedWord();
         volatile Link next;
 
@@ -66,7 +69,6 @@ final class SegmentChain implements SegmentId {
             this.range = range;
             this.first = range == null ? 1 : range.first();
             this.last = range == null ? 0 : range.last();
-            this.trigger = first + (last - first) / 2;
             cursor.getAndAdd(range == null ? CLOSED_JUMP : first);
         }
 
@@ -146,6 +148,7 @@ final class SegmentChain implements SegmentId {
             throw new IllegalStateException(misfit);
         }
         Link link = new Link(first);
+        link.trigger = first.first() + first.size() / 2;
         chain.tail = link;
         chain.reservedIds = first.size();
         chain.current = link;
@@ -239,7 +242,10 @@ final class SegmentChain implements SegmentId {
         if (next != null) {
             if (CURRENT.compareAndSet(this, link, next)) {
                 issuedInPastLinks.addAndGet(link.size());
-                requestFetch();
+                if (next.next == null) {
+                    // the last range reserved is now in use: a missed trigger must not leave the chain to run dry
+                    requestFetch();
+                }
             }
             return waitStart;
         }
@@ -275,7 +281,12 @@ final class SegmentChain implements SegmentId {
     /** Schedules one fetch unless one is scheduled or running. */
     private void requestFetch() {
         if (!fetchScheduled.get() && fetchScheduled.compareAndSet(false, true)) {
-            scheduler.schedule(Duration.ZERO, this::fetch);
+            try {
+                scheduler.schedule(Duration.ZERO, this::fetch);
+            } catch (RuntimeException closing) {
+                // the runtime closed its scheduler under a caller that drew an id just before: nothing to fetch
+                fetchScheduled.set(false);
+            }
         }
     }
 
@@ -286,6 +297,7 @@ final class SegmentChain implements SegmentId {
      */
     private void fetch() {
         long retryNanos = 0;
+        boolean capped = false;
         synchronized (lock) {
             if (state != State.RUNNING) {
                 return;
@@ -293,7 +305,11 @@ final class SegmentChain implements SegmentId {
             try {
                 resize();
                 // a few ranges a task, so the keeper's steps on the same scheduler are not held up long
-                for (int made = 0; made < RANGES_PER_FETCH && unreserved() > 0 && idsAhead() < distance; made++) {
+                for (int made = 0; unreserved() > 0 && idsAhead() < distance; made++) {
+                    if (made == RANGES_PER_FETCH) {
+                        capped = true;
+                        break;
+                    }
                     SegmentRange range = store.reserveSegment(namespace, name, unreserved());
                     String misfit = misfit(range);
                     if (misfit != null) {
@@ -308,6 +324,7 @@ final class SegmentChain implements SegmentId {
                     lastFailure = null;
                     listener.onSegmentReserved(range);
                 }
+                arm();
             } catch (StoreDataLostException e) {
                 stop("the store lost its data: " + e.getMessage(), e);
                 return;
@@ -322,14 +339,20 @@ final class SegmentChain implements SegmentId {
         }
         if (retryNanos > 0) {
             // fetchScheduled stays set: the retry is the one fetch in flight
-            scheduler.schedule(Duration.ofNanos(retryNanos), this::fetch);
+            try {
+                scheduler.schedule(Duration.ofNanos(retryNanos), this::fetch);
+            } catch (RuntimeException closing) {
+                fetchScheduled.set(false);
+            }
             return;
         }
         fetchScheduled.set(false);
         // a caller that asked while this fetch ran was turned away by the flag: look again for it
         boolean more;
         synchronized (lock) {
-            more = state == State.RUNNING && unreserved() > 0 && idsAhead() < distance;
+            // a capped round goes on at once; a full one waits for the trigger at half the distance
+            long low = capped ? distance - 1 : distance / 2;
+            more = state == State.RUNNING && unreserved() > 0 && idsAhead() <= low;
         }
         if (more) {
             requestFetch();
@@ -367,6 +390,34 @@ final class SegmentChain implements SegmentId {
         step = (long) Math.max(policy.minStep(), Math.min(policy.maxStep(), Math.ceil(wanted)));
         // ranges smaller than the prefetch time (a fixed or capped step) are kept several ahead
         distance = (long) Math.max(step, Math.min(SegmentPolicy.STEP_MAX, Math.ceil(wanted)));
+    }
+
+    /**
+     * Sets the trigger of the draw after which half the distance is left. Call under the lock. A trigger
+     * that the callers pass before it is set is missed; the move onto the last range asks instead.
+     */
+    private void arm() {
+        Link link = current;
+        if (link == closedLink) {
+            return;
+        }
+        long skip = idsAhead() - distance / 2;
+        if (skip <= 0) {
+            return;
+        }
+        long drawn = Math.min(link.cursor.getVolatile(), link.last + 1);
+        if (skip <= link.last - drawn) {
+            link.trigger = drawn + skip;
+            return;
+        }
+        skip -= link.last - drawn + 1;
+        for (Link next = link.next; next != null; next = next.next) {
+            if (skip < next.size()) {
+                next.trigger = next.first + skip;
+                return;
+            }
+            skip -= next.size();
+        }
     }
 
     /** The size of the next range: the step, or what the limit leaves; 0 when the limit is reached. */

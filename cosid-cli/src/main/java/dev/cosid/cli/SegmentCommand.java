@@ -1,6 +1,7 @@
 package dev.cosid.cli;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.IdUnavailableException;
 import dev.cosid.SegmentId;
 import dev.cosid.SegmentPolicy;
 import dev.cosid.lease.LayoutRecord;
@@ -72,7 +73,15 @@ final class SegmentCommand implements Callable<Integer> {
             StringBuilder lines = new StringBuilder(BATCH * 20);
             long printed = 0;
             while (printed < count && !CosIdCommand.stopping) {
-                long[] batch = ids.nextIds((int) Math.min(BATCH, count - printed));
+                long[] batch;
+                try {
+                    batch = ids.nextIds((int) Math.min(BATCH, count - printed));
+                } catch (IdUnavailableException e) {
+                    if (CosIdCommand.stopping) {
+                        break; // SIGTERM closed the runtime: what was printed stands, the rest went back
+                    }
+                    throw e;
+                }
                 lines.setLength(0);
                 for (long id : batch) {
                     lines.append(id).append('\n');

@@ -3,8 +3,12 @@ package dev.cosid.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.testkit.Await;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +22,24 @@ class SegmentProcessesTest {
     void twoConcurrentRunsPrintDistinctIncreasingIdsAndAThirdContinuesAtTheHighestPlusOne() throws Exception {
         long highest = SegmentRuns.twoConcurrentRunsThenAThird(dir, "sqlite:" + dir.resolve("cosid.db"));
         assertEquals(2L * SegmentRuns.COUNT, highest, "runs that reserve exactly their count leave no gap");
+    }
+
+    @Test
+    void aRunStoppedBySigtermHandsItsUnusedRangeBackAndTheNextRunContinuesRightAfterIt() throws Exception {
+        String store = "sqlite:" + dir.resolve("stopped.db");
+        Process run = SegmentRuns.segment(dir, "long", store, 1_000_000_000_000L);
+        try {
+            Await.until(() -> dir.resolve("long.out").toFile().length() > 100_000, Duration.ofSeconds(60),
+                    "the long run to print ids");
+        } finally {
+            run.destroy(); // SIGTERM: the runtime closes and hands the rest of its range back
+        }
+        assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the run did not stop on SIGTERM");
+        List<String> printed = Files.readAllLines(dir.resolve("long.out"));
+        long last = Long.parseLong(printed.get(printed.size() - 1));
+        assertEquals(printed.size(), last, "the run printed 1.." + last + " without a gap");
+        Cli next = Cli.run("segment", "orders", "--store", store);
+        assertEquals(List.of(String.valueOf(last + 1)), next.lines(), next.err());
     }
 
     @Test

@@ -23,12 +23,11 @@ final class SegmentRuns {
     private SegmentRuns() {
     }
 
-    static Process segment(Path dir, String run, String store, String... more) throws IOException {
+    static Process segment(Path dir, String run, String store, long count) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), CosIdCommand.class.getName(), "segment", "orders",
-                "--count", String.valueOf(COUNT), "--store", store, "--owner-key", run));
-        command.addAll(List.of(more));
+                "--count", String.valueOf(count), "--store", store, "--owner-key", run));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectOutput(dir.resolve(run + ".out").toFile());
         builder.redirectError(dir.resolve(run + ".err").toFile());
@@ -42,8 +41,8 @@ final class SegmentRuns {
      * @return the highest id of the two runs
      */
     static long twoConcurrentRunsThenAThird(Path dir, String store) throws Exception {
-        Process a = segment(dir, "a", store);
-        Process b = segment(dir, "b", store);
+        Process a = segment(dir, "a", store, COUNT);
+        Process b = segment(dir, "b", store, COUNT);
         for (Process process : List.of(a, b)) {
             assertTrue(process.waitFor(180, TimeUnit.SECONDS), "a segment run did not finish in 180 s");
         }
