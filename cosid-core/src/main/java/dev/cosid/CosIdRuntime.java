@@ -496,7 +496,8 @@ public final class CosIdRuntime implements AutoCloseable {
         private Scheduler scheduler;
         private CosIdListener listener = CosIdListener.NOOP;
         private boolean coldStartGuard;
-        private boolean takeoverGuard;
+        /** Null until set: then on exactly where the store's failover may step records back. */
+        private Boolean takeoverGuard;
         private Integer staticSlot;
         private Path stateFile;
         private Duration ahead = Duration.ofSeconds(10);
@@ -715,10 +716,11 @@ public final class CosIdRuntime implements AutoCloseable {
 
         /**
          * Makes an acquire that takes a slot from a holder that did not release it (an expired lease, not
-         * a released or never-used record) start its window at {@code now + ttl + tolerance} or later;
-         * default off. Turn it on for a store whose failover can step a record back (asynchronous
-         * replication): the stepped-back record may have forgotten a ceiling up to that far ahead, and its
-         * holder may still be issuing below it. The cost is one wait of ttl + tolerance before the first
+         * a released or never-used record) start its window at {@code now + ttl + tolerance} or later.
+         * By default it is on exactly for a store whose failover can step a record back (asynchronous
+         * replication: Redis Cluster, Sentinel with {@code allowRepeatedIdsOnPartition=true&waitReplicas=0}):
+         * the stepped-back record may have forgotten a ceiling up to that far ahead, and its holder may still
+         * be issuing below it. The cost is one wait of ttl + tolerance before the first
          * id, on a taken-over slot only; released and never-used slots are chosen first.
          *
          * @param enabled whether to guard takeovers
@@ -840,7 +842,8 @@ public final class CosIdRuntime implements AutoCloseable {
             LeaseStore opened = store != null ? store : LeaseStores.open(storeUrl);
             Scheduler keeperScheduler = scheduler != null ? scheduler : Scheduler.newSingleThread("cosid-keeper-" + namespace);
             try {
-                if (!takeoverGuard && opened.failoverMayStepBack()) {
+                boolean guardTakeovers = takeoverGuard != null ? takeoverGuard : opened.failoverMayStepBack();
+                if (!guardTakeovers && opened.failoverMayStepBack()) {
                     LOG.warn("{} fails over to replicas it does not wait for: a failover may step slot records back "
                             + "and ids can repeat; turn on the takeover guard (takeoverGuard(true), "
                             + "cosid.takeover-guard=true, --takeover-guard) and the cold-start guard (docs/stores.md)",
@@ -853,7 +856,7 @@ public final class CosIdRuntime implements AutoCloseable {
                             + "; this runtime asks for " + proposed + " (bits " + bits + ")");
                 }
                 LeaseKeeper keeper = new LeaseKeeper(opened, namespace, owner,
-                        new LeaseTerms(settings.ttlMillis, settings.toleranceMillis, coldStartGuard, takeoverGuard), stored,
+                        new LeaseTerms(settings.ttlMillis, settings.toleranceMillis, coldStartGuard, guardTakeovers), stored,
                         preferredSlot == null ? OptionalInt.empty() : OptionalInt.of(preferredSlot), clock,
                         keeperScheduler, new SafeListener(listener));
                 keeper.start(settings.acquireTimeout);

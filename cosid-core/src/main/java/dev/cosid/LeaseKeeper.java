@@ -68,6 +68,8 @@ public final class LeaseKeeper extends SlotKeeper {
     /** Set when the namespace record vanished: the next acquisition registers it again first. */
     private boolean registerAgain;
     private int failures;
+    /** The store's clock reading of the last answer before the current run of failures; for the cut-off line. */
+    private long cutOffSince;
     private volatile boolean warnedNoLayouts;
 
     LeaseKeeper(LeaseStore store, String namespace, Owner owner, LeaseTerms terms, NamespaceRecord registered,
@@ -161,7 +163,13 @@ public final class LeaseKeeper extends SlotKeeper {
         if (!(e instanceof LeaseStoreException)) {
             LOG.error("{} failed unexpectedly (attempt {}); retrying in {} ms", doing, failures, wait.toMillis(), e);
         } else if (failures == 1) {
-            LOG.warn("{} failed: {}; retrying with back-off up to {} ms while the window lasts", doing, e.getMessage(),
+            cutOffSince = clock.nowMillis();
+            String stops = binding.state == Binding.State.BOUND
+                    ? "issuing stops at the last confirmed ceiling " + java.time.Instant.ofEpochMilli(binding.lease.ceiling())
+                    : "no slot is held, so nothing is issued";
+            LOG.warn("cut off from {} since {}: {} failed: {}; {}; retrying with back-off up to {} ms, further "
+                    + "failures at debug", store.describe(), java.time.Instant.ofEpochMilli(cutOffSince), doing,
+                    e.getMessage(), stops,
                     maxBackoff.toMillis());
         } else {
             LOG.debug("{} failed again (attempt {}): {}; retrying in {} ms", doing, failures, e.getMessage(),
@@ -182,8 +190,8 @@ public final class LeaseKeeper extends SlotKeeper {
                 return;
             }
             if (failures > 0) {
-                LOG.info("renewed slot {} of namespace '{}' after {} failed attempts", current.slot(), namespace,
-                        failures);
+                LOG.info("{} answers again: renewed slot {} of namespace '{}' after {} failed attempts ({} ms cut off)",
+                        store.describe(), current.slot(), namespace, failures, clock.nowMillis() - cutOffSince);
             }
             failures = 0;
             renewals++;
@@ -385,6 +393,13 @@ public final class LeaseKeeper extends SlotKeeper {
 
     @Override
     void giveBack(SlotLease lease, long lastIssuedMillis) {
+        if (failures > 0) {
+            // the store did not answer the last call: a release would only wait for it again, and holds the close
+            // up; the lease expires on its own, which is as safe (the next holder starts past its ceiling)
+            LOG.info("not releasing {}: the last call to {} failed; the slot frees up at its expiry", lease,
+                    store.describe());
+            return;
+        }
         if (lastIssuedMillis > lease.ceiling()) {
             // the record stepped back below ids this holder issued (a failover lost renewals); a release would
             // hand on a floor below them, while an expiry makes the next holder a takeover, which the takeover

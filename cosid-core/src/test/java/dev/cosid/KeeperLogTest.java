@@ -102,7 +102,9 @@ class KeeperLogTest {
 
     @Test
     void aStoreThatFailsForAWhileLogsOneWarningLineAndOneLineWhenItRecovers() {
+        long confirmed;
         try (CosIdRuntime runtime = builder().start()) {
+            confirmed = runtime.lease().ceiling();
             failure = () -> new LeaseStoreException("cannot reach the store: connection refused");
             clock.advance(Duration.ofSeconds(10));
             for (int attempt = 0; attempt < 6; attempt++) {
@@ -114,13 +116,31 @@ class KeeperLogTest {
         }
         List<RecordingLogs.Event> warnings = logged(Level.WARN);
         assertEquals(1, warnings.size(), warnings.toString());
-        assertEquals("renewing slot 0 of namespace '" + namespace + "' failed: cannot reach the store: connection "
-                + "refused; retrying with back-off up to 5000 ms while the window lasts", warnings.get(0).message());
+        assertEquals("cut off from flaky memory since " + java.time.Instant.ofEpochMilli(T0 + 10_000) + ": renewing "
+                + "slot 0 of namespace '" + namespace + "' failed: cannot reach the store: connection refused; issuing "
+                + "stops at the last confirmed ceiling " + java.time.Instant.ofEpochMilli(confirmed) + "; retrying "
+                + "with back-off up to 5000 ms, further failures at debug", warnings.get(0).message());
         assertNull(warnings.get(0).thrown(), "an expected failure has no stack trace");
         assertEquals(5, logged(Level.DEBUG).stream().filter(e -> e.level() == Level.DEBUG).count(),
                 "the retries are debug lines");
         assertTrue(logged(Level.INFO).stream().anyMatch(event -> event.message().equals(
-                "renewed slot 0 of namespace '" + namespace + "' after 6 failed attempts")), logged(Level.INFO).toString());
+                "flaky memory answers again: renewed slot 0 of namespace '" + namespace + "' after 6 failed attempts "
+                        + "(6300 ms cut off)")), logged(Level.INFO).toString());
+    }
+
+    @Test
+    void aKeeperWhoseLastCallFailedDoesNotReleaseAtCloseAndTheSlotExpiresInstead() {
+        try (CosIdRuntime runtime = builder().start()) {
+            failure = () -> new LeaseStoreException("cannot reach the store: connection refused");
+            clock.advance(Duration.ofSeconds(10));
+            scheduler.runNext();
+            failure = () -> new IllegalStateException("a release was tried at close");
+        }
+        failure = null;
+        assertTrue(memory.read(namespace).bySlot().get(0).owner() != null, "the slot is still held until its expiry");
+        assertTrue(logged(Level.INFO).stream().anyMatch(event -> event.message().startsWith("not releasing ")
+                && event.message().endsWith(": the last call to flaky memory failed; the slot frees up at its expiry")),
+                logged(Level.INFO).toString());
     }
 
     @Test

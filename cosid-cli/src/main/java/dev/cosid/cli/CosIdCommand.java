@@ -46,6 +46,8 @@ public final class CosIdCommand implements Runnable {
 
     /** Set by the shutdown path (SIGTERM): a command stops quietly instead of reporting its closed runtime. */
     static volatile boolean stopping;
+    /** Whether this JVM runs only the command ({@link #main}), so a command may end the process itself. */
+    static volatile boolean standalone;
     /** How long the output waits on SIGTERM for the command to wind down before it is sealed. */
     private static final long SHUTDOWN_BOUND_SECONDS = 20;
 
@@ -66,6 +68,7 @@ public final class CosIdCommand implements Runnable {
      * @param args the arguments
      */
     public static void main(String[] args) {
+        standalone = true;
         @SuppressWarnings("resource") // standard output stays open until the JVM ends
         Output output = Output.of(new FileOutputStream(FileDescriptor.out).getChannel());
         CountDownLatch finished = new CountDownLatch(1);

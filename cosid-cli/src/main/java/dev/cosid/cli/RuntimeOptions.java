@@ -109,6 +109,14 @@ final class RuntimeOptions {
      * Returns a runtime builder with these options, the store's or the static slot's, checked before
      * any store call.
      */
+    /** The lines that tell an existing user of the store URL what changed in this release (the CLI logs nothing). */
+    static java.util.List<String> notices(StoreOptions storeOptions) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        dev.cosid.redis.RedisLeaseStoreProvider.notice(storeOptions.store).ifPresent(lines::add);
+        dev.cosid.jdbc.JdbcLeaseStoreProvider.notice(storeOptions.store).ifPresent(lines::add);
+        return lines;
+    }
+
     CosIdRuntime.Builder builder(StoreOptions storeOptions, CosIdListener listener) {
         CosIdRuntime.Builder builder = CosIdRuntime.builder()
                 .namespace(storeOptions.namespace())
@@ -131,8 +139,15 @@ final class RuntimeOptions {
                 builder.notBefore(notBefore);
             }
         } else {
-            builder.store(storeOptions.store).coldStartGuard(coldStartGuard).takeoverGuard(takeoverGuard);
-            if (coldStartGuard || takeoverGuard) {
+            builder.store(storeOptions.store).coldStartGuard(coldStartGuard);
+            if (takeoverGuard) {
+                builder.takeoverGuard(true);
+            }
+            // without the flag the runtime guards takeovers exactly where the store's failover may step back
+            String store = storeOptions.store == null ? "" : storeOptions.store.toLowerCase(java.util.Locale.ROOT);
+            boolean guardedByDefault = store.startsWith("redis-cluster://")
+                    || store.contains("allowrepeatedidsonpartition=true");
+            if (coldStartGuard || takeoverGuard || guardedByDefault) {
                 // a new or taken-over slot's first id waits out ttl + tolerance once: let nextId wait that long
                 Duration wait = ttl.plus(tolerance).plusSeconds(1);
                 builder.maxWait(wait.compareTo(Limits.MAX_WAIT_MAX) > 0 ? Limits.MAX_WAIT_MAX : wait);

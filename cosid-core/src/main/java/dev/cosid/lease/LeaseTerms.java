@@ -29,6 +29,9 @@ public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStart
      */
     public static final long MAX_MILLIS = 3_155_760_000_000L;
 
+    /** The shortest bound {@link #callBoundMillis(long)} gives: a loaded machine still answers within it. */
+    public static final long MIN_CALL_BOUND_MILLIS = 250;
+
     /**
      * Creates terms without either guard.
      *
@@ -73,6 +76,18 @@ public record LeaseTerms(long ttlMillis, long toleranceMillis, boolean coldStart
      */
     public long guardFloor(long storeNow) {
         return LeaseTransitions.saturatedAdd(LeaseTransitions.saturatedAdd(storeNow, ttlMillis), toleranceMillis);
+    }
+
+    /**
+     * Returns how long one store call on these terms may block: a sixth of the ttl, at least
+     * {@link #MIN_CALL_BOUND_MILLIS}, at most the store's own bound. A keeper renews every ttl/3, so a call
+     * that hangs fails in time for the next attempt instead of holding the keeper, and its close, past the window.
+     *
+     * @param configuredMillis the store's own longest call
+     * @return the bound, ms
+     */
+    public long callBoundMillis(long configuredMillis) {
+        return Math.min(configuredMillis, Math.max(MIN_CALL_BOUND_MILLIS, ttlMillis / 6));
     }
 
     /** Checks both durations. */

@@ -57,6 +57,28 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final NamedSql release;
     private final NamedSql insertLayout;
     private final NamedSql selectLayout;
+    /** Leaf's table, when segment counters are kept there; null for the store's own {@code cosid_segment}. */
+    private final LeafAllocTable leaf;
+    /**
+     * Whether every write must find the primary committing synchronously to a standby: a PostgreSQL URL that
+     * names several hosts fails over to a standby, and only a synchronous one has every confirmed write.
+     */
+    private final boolean requireSynchronous;
+    /**
+     * How long one statement may take before it is cancelled: {@link #DEFAULT_BOUND_MILLIS} until a keeper's
+     * terms arrive, then a sixth of their ttl, so a store that hangs never holds a keeper past ttl/3.
+     */
+    private volatile long boundMillis = DEFAULT_BOUND_MILLIS;
+
+    /** The longest a statement may take before the keeper's terms set a shorter bound. */
+    static final long DEFAULT_BOUND_MILLIS = 5_000;
+    /** Cancels statements that outlive their bound; one daemon thread for every store of the process. */
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "cosid-jdbc-watchdog");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     /**
      * Creates a store over a data source the caller owns.
@@ -68,11 +90,23 @@ public final class JdbcLeaseStore implements LeaseStore {
      *     error that names the DDL to run
      */
     public JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema) {
-        this(dataSource, dialect, description, createSchema, null, null);
+        this(dataSource, dialect, description, createSchema, null, null, null, false);
     }
 
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
                    AutoCloseable onClose, SqliteFile file) {
+        this(dataSource, dialect, description, createSchema, onClose, file, null, false);
+    }
+
+    /**
+     * Creates a store whose segment counters, when {@code leafTable} is not null, are the rows of Leaf's
+     * table of that name in the same database (see {@link LeafAllocTable}), and which, when
+     * {@code requireSynchronous}, writes only while the primary commits synchronously to a standby.
+     */
+    JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
+                   AutoCloseable onClose, SqliteFile file, String leafTable, boolean requireSynchronous) {
+        this.requireSynchronous = requireSynchronous;
+        this.leaf = leafTable == null ? null : new LeafAllocTable(dataSource, leafTable, description);
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.description = Objects.requireNonNull(description, "description");
@@ -87,10 +121,47 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.acquire = NamedSql.parse(dialect.acquire());
         this.renew = NamedSql.parse(dialect.renew());
         this.release = NamedSql.parse(dialect.release());
+        if (requireSynchronous) {
+            run("check that the primary commits synchronously", connection -> {
+                checkSynchronous(connection);
+                return null;
+            });
+        }
         if (createSchema) {
             createSchema();
         } else {
             verifySchema();
+        }
+        if (leaf != null) {
+            leaf.verify();
+        }
+    }
+
+    /**
+     * Refuses to write unless the primary commits synchronously to a standby for this session:
+     * {@code synchronous_standby_names} set and {@code synchronous_commit} on, remote_write or remote_apply.
+     * Otherwise a partition that cuts the primary off while a standby is promoted lets both sides confirm
+     * windows the other never sees.
+     */
+    private void checkSynchronous(Connection connection) throws SQLException {
+        String names;
+        String commit;
+        try (Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT current_setting('synchronous_standby_names'), "
+                     + "current_setting('synchronous_commit')")) {
+            row.next();
+            names = row.getString(1);
+            commit = row.getString(2);
+        }
+        boolean synchronous = names != null && !names.isBlank()
+                && java.util.Set.of("on", "remote_write", "remote_apply").contains(commit);
+        if (!synchronous) {
+            throw new LeaseStoreException("store URL '" + description + "' names several hosts, but its primary does "
+                    + "not commit synchronously to a standby (synchronous_standby_names='" + names
+                    + "', synchronous_commit=" + commit + "): a partition that cuts the primary off while a standby "
+                    + "is promoted would repeat ids; set synchronous_standby_names on the primary and leave "
+                    + "synchronous_commit on, or add " + JdbcLeaseStoreProvider.ALLOW_REPEATS + "=true to the URL "
+                    + "to accept that");
         }
     }
 
@@ -186,9 +257,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         Namespaces.require(namespace);
         Map<String, Object> values = Map.of("ns", namespace, "limit", proposed.limit(), "tol",
                 proposed.toleranceMillis());
-        NamespaceRecord stored = run("register namespace '" + namespace + "'", connection -> {
+        NamespaceRecord stored = write("register namespace '" + namespace + "'", connection -> {
             try (PreparedStatement insert = insertNamespace.prepare(connection, values)) {
-                insert.executeUpdate();
+                bounded(connection, insert, insert::executeUpdate);
             }
             return selectNamespace(connection, namespace).orElseThrow(() ->
                     new SQLException("namespace '" + namespace + "' vanished right after it was inserted"));
@@ -222,9 +293,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         values.put("tbits", proposed.timestampBits());
         values.put("sbits", proposed.slotBits());
         values.put("qbits", proposed.sequenceBits());
-        return run("record the layout of id space '" + name + "' of namespace '" + namespace + "'", connection -> {
+        return write("record the layout of id space '" + name + "' of namespace '" + namespace + "'", connection -> {
             try (PreparedStatement insert = insertLayout.prepare(connection, values)) {
-                insert.executeUpdate();
+                bounded(connection, insert, insert::executeUpdate);
             }
             try (PreparedStatement select = selectLayout.prepare(connection, Map.of("ns", namespace, "name", name));
                  ResultSet row = select.executeQuery()) {
@@ -264,7 +335,8 @@ public final class JdbcLeaseStore implements LeaseStore {
         values.put("tol", terms.toleranceMillis());
         values.put("guard", terms.coldStartGuard() ? 1 : 0);
         values.put("takeover", terms.takeoverGuard() ? 1 : 0);
-        return run("acquire slot " + slot + " of namespace '" + namespace + "'", connection -> {
+        bound(terms);
+        return write("acquire slot " + slot + " of namespace '" + namespace + "'", connection -> {
             try {
                 // the statement changes the row only at the fence read here, so the owner read here is the one
                 // the acquire replaced: a takeover exactly when it names one
@@ -296,7 +368,8 @@ public final class JdbcLeaseStore implements LeaseStore {
         values.put("ttl", terms.ttlMillis());
         values.put("tol", terms.toleranceMillis());
         values.put("fence", lease.fence());
-        return run("renew " + lease, connection -> returning(connection, renew, values, lease.namespace()))
+        bound(terms);
+        return write("renew " + lease, connection -> returning(connection, renew, values, lease.namespace()))
                 .filter(row -> lease.owner().equals(row.owner()) && row.fence() == lease.fence());
     }
 
@@ -307,7 +380,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         values.put("fence", lease.fence());
         values.put("last", lastIssuedMillis);
         values.put("ceiling", lease.ceiling());
-        return run("release " + lease, connection -> returning(connection, release, values, lease.namespace()))
+        return write("release " + lease, connection -> returning(connection, release, values, lease.namespace()))
                 .filter(row -> row.owner() == null && row.fence() == lease.fence() + 1)
                 .isPresent();
     }
@@ -327,13 +400,72 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     private Optional<SlotLease> returning(Connection connection, NamedSql sql, Map<String, Object> values,
                                                  String namespace) throws SQLException {
-        try (PreparedStatement statement = sql.prepare(connection, values);
-             ResultSet row = statement.executeQuery()) {
-            if (!row.next() || (dialect.reportsApplied() && row.getInt(11) != 1)) {
-                return Optional.empty();
-            }
-            return Optional.of(record(row).toLease(namespace, row.getLong(10)));
+        try (PreparedStatement statement = sql.prepare(connection, values)) {
+            return bounded(connection, statement, () -> {
+                try (ResultSet row = statement.executeQuery()) {
+                    if (!row.next() || (dialect.reportsApplied() && row.getInt(11) != 1)) {
+                        return Optional.<SlotLease>empty();
+                    }
+                    return Optional.of(record(row).toLease(namespace, row.getLong(10)));
+                }
+            });
         }
+    }
+
+    private void bound(LeaseTerms terms) {
+        boundMillis = terms.callBoundMillis(DEFAULT_BOUND_MILLIS);
+    }
+
+    /**
+     * Runs one statement within the bound: past it the statement is cancelled, so no backend keeps waiting,
+     * and keeps the slot's row locked, after the store gave up on it. A commit whose wait for the synchronous
+     * standby the cancel ended has committed on the primary only (PostgreSQL warns "canceling wait for
+     * synchronous replication"): it fails here, so the keeper never counts on a window only this primary knows.
+     */
+    private <T> T bounded(Connection connection, Statement statement, SqlCall<T> call) throws SQLException {
+        long bound = boundMillis;
+        Object guard = new Object();
+        boolean[] state = new boolean[2]; // [0]: the call returned; [1]: the watchdog cancelled it
+        java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
+            synchronized (guard) {
+                // under the guard the call is still running, so the cancel cannot reach a later statement
+                if (!state[0]) {
+                    state[1] = true;
+                    try {
+                        statement.cancel();
+                    } catch (SQLException | RuntimeException ignored) {
+                        // the network timeout ends the call instead
+                    }
+                }
+            }
+        }, bound, java.util.concurrent.TimeUnit.MILLISECONDS);
+        T result;
+        try {
+            result = call.run();
+        } catch (SQLException e) {
+            synchronized (guard) {
+                state[0] = true;
+            }
+            if (state[1]) {
+                throw new SQLException("the statement took longer than " + bound + " ms and was cancelled ("
+                        + e.getMessage() + ")", e.getSQLState(), e);
+            }
+            throw e;
+        } finally {
+            watchdog.cancel(false);
+            synchronized (guard) {
+                state[0] = true;
+            }
+        }
+        for (java.sql.SQLWarning warning = statement.getWarnings(); warning != null;
+                warning = warning.getNextWarning()) {
+            String message = String.valueOf(warning.getMessage());
+            if (message.contains("synchronous replication")) {
+                throw new SQLException("the primary committed the write locally, but no synchronous standby "
+                        + "confirmed it within " + bound + " ms (" + message + "); it does not count");
+            }
+        }
+        return result;
     }
 
     private static SlotRecord record(ResultSet row) throws SQLException {
@@ -342,6 +474,17 @@ public final class JdbcLeaseStore implements LeaseStore {
         Owner owner = key == null || incarnation == null ? null : new Owner(key, UUID.fromString(incarnation));
         return new SlotRecord(row.getInt(1), owner, row.getString(4), row.getLong(5), row.getLong(6), row.getLong(7),
                 row.getLong(8), row.getLong(9));
+    }
+
+    /** Runs one write: with {@link #requireSynchronous}, only on a primary that commits synchronously. */
+    private <T> T write(String what, SqlWork<T> work) {
+        if (!requireSynchronous) {
+            return run(what, work);
+        }
+        return run(what, connection -> {
+            checkSynchronous(connection);
+            return work.run(connection);
+        });
     }
 
     /**
@@ -355,6 +498,15 @@ public final class JdbcLeaseStore implements LeaseStore {
         }
         T result;
         try (Connection connection = dataSource.getConnection()) {
+            if (file == null) {
+                try {
+                    // past its bound a statement is cancelled; this ends the call when even the cancel finds
+                    // no server to answer it
+                    connection.setNetworkTimeout(WATCHDOG, (int) Math.min(Integer.MAX_VALUE, boundMillis * 2 + 1_000));
+                } catch (SQLException | UnsupportedOperationException | AbstractMethodError e) {
+                    // a driver without a network timeout (an embedded database) cannot hang on a network
+                }
+            }
             result = work.run(connection);
         } catch (SQLException e) {
             if (file != null) {
@@ -417,6 +569,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (size < 1) {
             throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
         }
+        if (leaf != null) {
+            return leaf.reserve(namespace, name, size);
+        }
         long last = upsertSegment(segmentSql().reserve(), "reserve " + size + " ids of segment '" + name
                 + "' of namespace '" + namespace + "'", namespace, name, size, true);
         return new SegmentRange(namespace, name, last - size + 1, last);
@@ -427,6 +582,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         requireSegment(namespace, name);
         if (atLeast < 0) {
             throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
+        }
+        if (leaf != null) {
+            return leaf.raise(name, atLeast);
         }
         return upsertSegment(segmentSql().raise(), "raise segment '" + name + "' of namespace '" + namespace
                 + "' to " + atLeast, namespace, name, atLeast, false);
@@ -496,6 +654,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
             throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
         }
+        if (leaf != null) {
+            return false; // Leaf's servers would not know of a tail handed back: it stays a gap
+        }
         SegmentSql sql = segmentSql();
         Map<String, Object> values = Map.of("ns", range.namespace(), "name", range.name(), "last", lastIssued,
                 "seen", range.last());
@@ -518,6 +679,9 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public SortedMap<String, Long> segments(String namespace) {
         Namespaces.require(namespace);
+        if (leaf != null) {
+            return leaf.counters();
+        }
         SegmentSql sql = segmentSql();
         return run("read the segments of namespace '" + namespace + "'", connection -> {
             try (PreparedStatement select = sql.selectAll().prepare(connection, Map.of("ns", namespace));
@@ -558,6 +722,11 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public String toString() {
         return "JdbcLeaseStore[" + description + "]";
+    }
+
+    @FunctionalInterface
+    private interface SqlCall<T> {
+        T run() throws SQLException;
     }
 
     @FunctionalInterface

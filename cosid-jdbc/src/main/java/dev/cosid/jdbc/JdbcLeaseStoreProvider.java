@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
 /**
  * Opens JDBC stores by URL: {@code sqlite:PATH} (a leading {@code ~/} is the home directory), and
  * {@code jdbc:postgresql:}, {@code jdbc:mariadb:}/{@code jdbc:mysql:} and {@code jdbc:h2:} URLs on a
- * small HikariCP pool. The parameter {@code createSchema=false} turns off creating missing tables.
+ * small HikariCP pool. The parameter {@code createSchema=false} turns off creating missing tables;
+ * {@code leafTable=leaf_alloc} keeps the segment counters in Leaf's table of that name, reserved with
+ * Leaf's own statements, so that Leaf servers and CosId runtimes share it ({@link LeafAllocTable}).
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -35,6 +37,18 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern CREATE_SCHEMA = Pattern.compile("([?&;])createSchema=(true|false)(&?)",
             Pattern.CASE_INSENSITIVE);
+    private static final Pattern LEAF_TABLE = Pattern.compile("([?&;])leafTable=([^&;]*)(&?)", Pattern.CASE_INSENSITIVE);
+    /** The option that accepts a multi-host URL whose failover or partition can repeat ids. */
+    static final String ALLOW_REPEATS = "allowRepeatedIdsOnPartition";
+    private static final Pattern ALLOW_REPEATS_OPTION = Pattern.compile("([?&;])" + ALLOW_REPEATS + "=([^&;]*)(&?)",
+            Pattern.CASE_INSENSITIVE);
+    private static final String POSTGRES_NOTICE = "a PostgreSQL store URL with several hosts now requires a primary "
+            + "that commits synchronously to a standby (synchronous_standby_names); " + ALLOW_REPEATS + "=true "
+            + "restores the asynchronous behaviour, which can repeat ids under a partition";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JdbcLeaseStoreProvider.class);
+    /** The change for multi-host PostgreSQL URLs is told once per process, not once per store. */
+    private static final java.util.concurrent.atomic.AtomicBoolean NOTICE_GIVEN =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     @Override
     public List<String> prefixes() {
@@ -45,6 +59,10 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     public LeaseStore open(String url) {
         String lower = url.toLowerCase(Locale.ROOT);
         if (lower.startsWith("sqlite:") || lower.startsWith("jdbc:sqlite:")) {
+            if (lower.contains("leaftable=")) {
+                throw new IllegalArgumentException("leafTable works on PostgreSQL, MariaDB/MySQL and H2 store URLs, where "
+                        + "Leaf keeps its table; not on sqlite:");
+            }
             return sqlite(url.substring(url.indexOf("sqlite:") + "sqlite:".length()), url);
         }
         boolean createSchema = true;
@@ -55,12 +73,35 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             String keep = option.group(3).isEmpty() || option.group(1).equals(";") ? "" : option.group(1);
             jdbcUrl = url.substring(0, option.start()) + keep + url.substring(option.end());
         }
+        String leafTable = null;
+        Matcher leafOption = LEAF_TABLE.matcher(jdbcUrl);
+        if (leafOption.find()) {
+            leafTable = LeafAllocTable.requireTable(leafOption.group(2));
+            String keep = leafOption.group(3).isEmpty() || leafOption.group(1).equals(";") ? "" : leafOption.group(1);
+            jdbcUrl = jdbcUrl.substring(0, leafOption.start()) + keep + jdbcUrl.substring(leafOption.end());
+        }
+        boolean allowRepeats = false;
+        Matcher allow = ALLOW_REPEATS_OPTION.matcher(jdbcUrl);
+        if (allow.find()) {
+            String value = allow.group(2);
+            if (!value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                throw new IllegalArgumentException(ALLOW_REPEATS + " '" + value + "' in store URL '"
+                        + LeaseStores.redact(url) + "' is not true or false");
+            }
+            allowRepeats = Boolean.parseBoolean(value);
+            String keep = allow.group(3).isEmpty() || allow.group(1).equals(";") ? "" : allow.group(1);
+            jdbcUrl = jdbcUrl.substring(0, allow.start()) + keep + jdbcUrl.substring(allow.end());
+        }
         if (!lower.startsWith("jdbc:h2:")) {
             checkAddress(jdbcUrl, url);
         }
+        int hosts = lower.startsWith("jdbc:h2:") ? 1 : hosts(jdbcUrl);
         JdbcDialect dialect;
         if (lower.startsWith("jdbc:postgresql:")) {
             dialect = JdbcDialect.POSTGRESQL;
+            if (hosts > 1 && !allowRepeats && NOTICE_GIVEN.compareAndSet(false, true)) {
+                LOG.info(POSTGRES_NOTICE);
+            }
         } else if (lower.startsWith("jdbc:h2:")) {
             dialect = JdbcDialect.H2;
         } else {
@@ -68,15 +109,52 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             if (lower.startsWith("jdbc:mysql:")) {
                 jdbcUrl = "jdbc:mariadb:" + jdbcUrl.substring("jdbc:mysql:".length());
             }
+            if (hosts > 1 && !allowRepeats) {
+                throw new IllegalArgumentException("store URL '" + LeaseStores.redact(url) + "' names " + hosts
+                        + " hosts: MariaDB/MySQL replicate asynchronously, so a failover or a partition that cuts the "
+                        + "primary off can repeat ids; name the one primary, or add " + ALLOW_REPEATS
+                        + "=true to accept that");
+            }
         }
         String description = LeaseStores.redact(url);
         HikariDataSource pool = pool(jdbcUrl, description, url);
         try {
-            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null);
+            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null, leafTable,
+                    dialect == JdbcDialect.POSTGRESQL && hosts > 1 && !allowRepeats);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
         }
+    }
+
+    /**
+     * Returns the one line that tells an existing user of a URL what changed in this release, for a command line
+     * that prints it; the store logs it at open too.
+     *
+     * @param url a store URL
+     * @return the line, or empty when nothing changed for this URL
+     */
+    public static java.util.Optional<String> notice(String url) {
+        if (url == null || !url.toLowerCase(Locale.ROOT).startsWith("jdbc:postgresql:") || hosts(url) < 2
+                || ALLOW_REPEATS_OPTION.matcher(url).find()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(POSTGRES_NOTICE);
+    }
+
+    /** Counts the hosts of {@code jdbc:driver[:mode]://host[:port][,host[:port]...]/...}; 1 for another form. */
+    static int hosts(String jdbcUrl) {
+        int start = jdbcUrl.indexOf("//");
+        if (start < 0) {
+            return 1;
+        }
+        int end = start + 2;
+        while (end < jdbcUrl.length() && "/?;".indexOf(jdbcUrl.charAt(end)) < 0) {
+            end++;
+        }
+        String authority = jdbcUrl.substring(start + 2, end);
+        authority = authority.substring(authority.lastIndexOf('@') + 1);
+        return authority.split(",", -1).length;
     }
 
     /**
@@ -133,8 +211,13 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         // a server that stops answering must fail the call, not hang the keeper: the drivers wait forever by default
         if (jdbcUrl.startsWith("jdbc:postgresql:") && !jdbcUrl.contains("socketTimeout")) {
             config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_MILLIS / 1000));
-        } else if (jdbcUrl.startsWith("jdbc:mariadb:") && !jdbcUrl.contains("socketTimeout")) {
+        }
+        if (jdbcUrl.startsWith("jdbc:mariadb:") && !jdbcUrl.contains("socketTimeout")) {
             config.addDataSourceProperty("socketTimeout", String.valueOf(SOCKET_TIMEOUT_MILLIS));
+        }
+        if (jdbcUrl.startsWith("jdbc:postgresql:") && !jdbcUrl.contains("cancelSignalTimeout")) {
+            // the cancel of a statement past its bound must not wait for a frozen server longer than a second
+            config.addDataSourceProperty("cancelSignalTimeout", "1");
         }
         try {
             return new HikariDataSource(config);

@@ -51,6 +51,21 @@ class JdbcUrlTest {
     }
 
     @Test
+    void aMultiHostMariaDbUrlIsRefusedUnlessTheUnsafeOptionNamesIt() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> LeaseStores.open("jdbc:mariadb://root:SECRET123@a:3306,b:3306/test"));
+        assertEquals("store URL 'jdbc:mariadb://root:***@a:3306,b:3306/test' names 2 hosts: MariaDB/MySQL replicate "
+                + "asynchronously, so a failover or a partition that cuts the primary off can repeat ids; name the one "
+                + "primary, or add allowRepeatedIdsOnPartition=true to accept that", refused.getMessage());
+        assertEquals("allowRepeatedIdsOnPartition 'maybe' in store URL "
+                + "'jdbc:postgresql://a,b/db?allowRepeatedIdsOnPartition=maybe' is not true or false",
+                assertThrows(IllegalArgumentException.class, () -> LeaseStores.open(
+                        "jdbc:postgresql://a,b/db?allowRepeatedIdsOnPartition=maybe")).getMessage());
+        assertEquals(1, JdbcLeaseStoreProvider.hosts("jdbc:postgresql://a:5432/db?x=1"));
+        assertEquals(3, JdbcLeaseStoreProvider.hosts("jdbc:mariadb:replication://u@a,b:3307,[::1]/db"));
+    }
+
+    @Test
     void portsThatAreNotNumbersAreBadInputForEveryServerDialect() {
         for (String url : List.of("jdbc:postgresql://db:abc/x", "jdbc:mariadb://db:0/x", "jdbc:mysql://db:70000/x",
                 "jdbc:postgresql://a:5432,b:x/db", "jdbc:mariadb://[::1]:99999/x")) {

@@ -14,7 +14,8 @@ class PostgresStandbyFailoverTest extends StoreFailoverContract {
 
     @Override
     protected String storeUrl() {
-        return PAIR.server().jdbcUrl();
+        // an asynchronous standby is refused unless the URL accepts that a partition can repeat ids
+        return PAIR.server().jdbcUrl() + "&allowRepeatedIdsOnPartition=true";
     }
 
     @Override

@@ -19,6 +19,7 @@ class PostgresStandbyFaultTest extends StoreFaultContract {
 
     @Override
     protected String storeUrl() {
-        return PAIR.server().jdbcUrl();
+        // an asynchronous standby is refused unless the URL accepts that a partition can repeat ids
+        return PAIR.server().jdbcUrl() + "&allowRepeatedIdsOnPartition=true";
     }
 }

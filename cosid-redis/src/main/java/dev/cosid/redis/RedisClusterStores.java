@@ -81,7 +81,7 @@ final class RedisClusterStores {
                     url), e);
         }
         connection.setTimeout(RedisLeaseStore.TIMEOUT);
-        return new RedisLeaseStore(client, resources, connection, connection.sync(), description);
+        return new RedisLeaseStore(client, resources, connection, connection.async(), description);
     }
 
     /** Finds the server's refusal of the credentials among the causes and the per-node failures Lettuce attaches. */

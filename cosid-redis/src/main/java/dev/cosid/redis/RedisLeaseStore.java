@@ -16,6 +16,8 @@ import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
 import dev.cosid.lease.StoreDataLostException;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
@@ -23,7 +25,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
@@ -60,7 +62,7 @@ public final class RedisLeaseStore implements LeaseStore {
     private final AbstractRedisClient client;
     private final ClientResources resources;
     private final StatefulConnection<String, String> connection;
-    private final RedisClusterCommands<String, String> commands;
+    private final RedisClusterAsyncCommands<String, String> commands;
     private final String description;
     private final int waitReplicas;
     private final long waitTimeoutMillis;
@@ -68,6 +70,13 @@ public final class RedisLeaseStore implements LeaseStore {
     private final boolean failoverMayStepBack;
     private final NamespaceLimits limits = new NamespaceLimits();
     private final Map<String, String> shas = new ConcurrentHashMap<>();
+    /**
+     * How long one command may take: {@link #TIMEOUT} until a keeper's terms arrive, then a sixth of their
+     * ttl, so a store that hangs never holds a keeper past its renewal interval of ttl/3.
+     */
+    private volatile long boundMillis = TIMEOUT.toMillis();
+    /** A sixth of the ttl of the last terms, the longest a write waits for its replicas; unbounded before any. */
+    private volatile long ttlBoundMillis = Long.MAX_VALUE;
 
     RedisLeaseStore(RedisURI uri, String description, int waitReplicas, long waitTimeoutMillis) {
         this.description = description;
@@ -94,7 +103,7 @@ public final class RedisLeaseStore implements LeaseStore {
                     + LeaseStores.redact(String.valueOf(e.getMessage())), e);
         }
         this.connection = opened;
-        this.commands = opened.sync();
+        this.commands = opened.async();
     }
 
     /**
@@ -102,7 +111,7 @@ public final class RedisLeaseStore implements LeaseStore {
      * closes the connection and shuts the client and its resources down.
      */
     RedisLeaseStore(AbstractRedisClient client, ClientResources resources, StatefulConnection<String, String> connection,
-                    RedisClusterCommands<String, String> commands, String description) {
+                    RedisClusterAsyncCommands<String, String> commands, String description) {
         this.client = client;
         this.resources = resources;
         this.connection = connection;
@@ -130,7 +139,7 @@ public final class RedisLeaseStore implements LeaseStore {
         // the application's client may wait a minute for a command; a keeper must fail in time and retry
         opened.setTimeout(TIMEOUT);
         this.connection = opened;
-        this.commands = opened.sync();
+        this.commands = opened.async();
     }
 
     /**
@@ -200,9 +209,9 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public Optional<NamespaceRecord> namespace(String namespace) {
         Namespaces.require(namespace);
-        List<String> fields = call("read namespace '" + namespace + "'", () ->
-                commands.hmget(namespaceKey(namespace), "limit", "tolerance").stream()
-                        .map(value -> value.getValueOrElse(null)).collect(java.util.stream.Collectors.toList()));
+        List<String> fields = call("read namespace '" + namespace + "'", boundMillis,
+                () -> commands.hmget(namespaceKey(namespace), "limit", "tolerance")).stream()
+                        .map(value -> value.getValueOrElse(null)).collect(java.util.stream.Collectors.toList());
         if (fields.get(0) == null || fields.get(1) == null) {
             return Optional.empty();
         }
@@ -240,6 +249,7 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         limits.requireSlot(namespace, slot, this::namespace);
+        bound(terms);
         return lease(namespace, slot, script("acquire slot " + slot + " of namespace '" + namespace + "'",
                 RedisScripts.ACQUIRE, slotsKey(namespace), Integer.toString(slot), owner.key(),
                 owner.incarnation().toString(), Long.toString(terms.ttlMillis()), Long.toString(terms.toleranceMillis()),
@@ -249,6 +259,7 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
+        bound(terms);
         return lease(lease.namespace(), lease.slot(), script("renew " + lease, RedisScripts.RENEW,
                 new String[] {slotsKey(lease.namespace()), namespaceKey(lease.namespace())},
                 Integer.toString(lease.slot()), lease.owner().key(),
@@ -262,6 +273,11 @@ public final class RedisLeaseStore implements LeaseStore {
         return applied(script("release " + lease, RedisScripts.RELEASE, slotsKey(lease.namespace()),
                 Integer.toString(lease.slot()), lease.owner().key(), lease.owner().incarnation().toString(),
                 Long.toString(lease.fence()), Long.toString(lastIssuedMillis)));
+    }
+
+    private void bound(LeaseTerms terms) {
+        ttlBoundMillis = terms.callBoundMillis(Long.MAX_VALUE);
+        boundMillis = terms.callBoundMillis(TIMEOUT.toMillis());
     }
 
     /** A script whose condition failed returns nil, which arrives as null or as a list holding null. */
@@ -284,29 +300,51 @@ public final class RedisLeaseStore implements LeaseStore {
     }
 
     private List<Object> script(String what, String script, String[] keys, String... args) {
-        List<Object> reply = call(what, () -> {
-            String sha = shas.computeIfAbsent(script, commands::scriptLoad);
-            try {
-                return commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args);
-            } catch (RedisNoScriptException e) {
-                shas.put(script, commands.scriptLoad(script));
-                return commands.<List<Object>>evalsha(shas.get(script), ScriptOutputType.MULTI, keys, args);
+        long bound = boundMillis;
+        // the digest is computed here, and a node that lacks the script gets it through EVAL on the keys' node:
+        // SCRIPT LOAD on a cluster goes to every node, and one node cut off would fail every load
+        String sha = shas.computeIfAbsent(script, RedisLeaseStore::sha1);
+        List<Object> reply;
+        try {
+            reply = call(what, bound, evalsha(sha, keys, args));
+        } catch (LeaseStoreException e) {
+            if (!(e.getCause() instanceof RedisNoScriptException)) {
+                throw e;
             }
-        });
+            reply = call(what, bound, () -> commands.<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args));
+        }
         if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {
-            long acknowledged = call("wait for replicas", () -> commands.waitForReplication(waitReplicas,
-                    waitTimeoutMillis));
+            // the same connection ran the write, so WAIT counts the replicas that have it; a write the replicas
+            // did not confirm fails, so the keeper never counts on a window only this primary knows
+            long wait = Math.min(waitTimeoutMillis, ttlBoundMillis);
+            long acknowledged = call("wait for replicas", wait + bound, () -> commands.waitForReplication(waitReplicas,
+                    wait));
             if (acknowledged < waitReplicas) {
                 throw new LeaseStoreException("only " + acknowledged + " of " + waitReplicas + " replicas of "
-                        + description + " acknowledged the write to " + what + " within " + waitTimeoutMillis + " ms");
+                        + description + " acknowledged the write to " + what + " within " + wait + " ms");
             }
         }
         return reply;
     }
 
-    private <T> T call(String what, java.util.function.Supplier<T> command) {
+    /** The SHA-1 digest of a script in lower-case hex, as Redis names it in its script cache. */
+    static String sha1(String script) {
         try {
-            return command.get();
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-1", e);
+        }
+    }
+
+    private java.util.function.Supplier<RedisFuture<List<Object>>> evalsha(String sha, String[] keys, String... args) {
+        return () -> commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args);
+    }
+
+    /** Sends one command and waits for its answer at most {@code boundMillis}; a late answer is cancelled. */
+    private <T> T call(String what, long boundMillis, java.util.function.Supplier<RedisFuture<T>> command) {
+        try {
+            return LettuceFutures.awaitOrCancel(command.get(), boundMillis, TimeUnit.MILLISECONDS);
         } catch (RedisException e) {
             throw new LeaseStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
         }
@@ -361,7 +399,7 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public java.util.SortedMap<String, Long> segments(String namespace) {
         Namespaces.require(namespace);
-        Map<String, String> all = call("read the segments of namespace '" + namespace + "'",
+        Map<String, String> all = call("read the segments of namespace '" + namespace + "'", boundMillis,
                 () -> commands.hgetall(segmentsKey(namespace)));
         java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
         all.forEach((name, value) -> counters.put(name, Long.parseLong(value)));

@@ -13,6 +13,10 @@ import java.util.Map;
  * behind Redis Sentinel, in Lettuce's syntax,
  * {@code redis-sentinel://[:password@]host:port[,host:port...][/db][?options]#primaryName}: the store
  * asks the sentinels for the primary of that name and, after a failover, reconnects to the new one; and
+ * every write waits for {@code waitReplicas} replicas (default 1 behind Sentinel, 0 otherwise) for at most
+ * {@code waitTimeout} ms (default 1000). Behind Sentinel {@code waitReplicas=0} is refused unless
+ * {@code allowRepeatedIdsOnPartition=true} says the caller accepts that a primary cut off by a partition keeps
+ * renewing while its replica is promoted, so both sides issue the same ids; and
  * Redis Cluster stores: {@code redis-cluster://[[user]:password@]host:port[,host:port...]} (see
  * {@link RedisClusterStores}).
  *
@@ -24,7 +28,18 @@ import java.util.Map;
  */
 public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
 
+    /** The option that allows an asynchronous Sentinel setup, which can repeat ids when a partition cuts the primary off. */
+    static final String ALLOW_REPEATS = "allowRepeatedIdsOnPartition";
+    /** How long a write waits for its replicas by default: far below a renewal interval of ttl/3. */
+    static final int DEFAULT_WAIT_TIMEOUT_MILLIS = 1_000;
     private static final String SENTINEL = "redis-sentinel://";
+    private static final String SENTINEL_NOTICE = "redis-sentinel now waits for 1 replica per write by default; a "
+            + "failover needs a second replica to stay writable; " + ALLOW_REPEATS + "=true&waitReplicas=0 restores "
+            + "the asynchronous behaviour, which can repeat ids under a partition";
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RedisLeaseStoreProvider.class);
+    /** The change of the Sentinel default is told once per process, not once per store. */
+    private static final java.util.concurrent.atomic.AtomicBoolean NOTICE_GIVEN =
+            new java.util.concurrent.atomic.AtomicBoolean();
     /** A host, a bracketed IPv6 address, or either with a port. */
     private static final java.util.regex.Pattern HOST_PORT = java.util.regex.Pattern.compile(
             "(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+)(?::(\\d{1,5}))?");
@@ -62,11 +77,21 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
                 options.put(kv[0], kv.length == 2 ? kv[1] : "");
             }
         }
-        int waitReplicas = number(options.remove("waitReplicas"), "waitReplicas", url, 0);
-        int waitTimeout = number(options.remove("waitTimeout"), "waitTimeout", url, 100);
+        String waitOption = options.remove("waitReplicas");
+        boolean allowRepeats = flag(options.remove(ALLOW_REPEATS), url);
+        int waitReplicas = number(waitOption, "waitReplicas", url, sentinel ? 1 : 0);
+        int waitTimeout = number(options.remove("waitTimeout"), "waitTimeout", url, DEFAULT_WAIT_TIMEOUT_MILLIS);
         if (!options.isEmpty()) {
             throw new IllegalArgumentException("unknown option " + options.keySet() + " in store URL '"
-                    + LeaseStores.redact(url) + "'; known: waitReplicas, waitTimeout");
+                    + LeaseStores.redact(url) + "'; known: waitReplicas, waitTimeout, " + ALLOW_REPEATS);
+        }
+        if (sentinel && waitReplicas == 0 && !allowRepeats) {
+            throw new IllegalArgumentException("waitReplicas=0 in Redis Sentinel URL '" + LeaseStores.redact(url)
+                    + "' lets a partitioned primary keep renewing while a replica is promoted, which repeats ids; "
+                    + "remove it (the default waits for 1 replica) or add " + ALLOW_REPEATS + "=true to accept that");
+        }
+        if (sentinel && waitOption == null && NOTICE_GIVEN.compareAndSet(false, true)) {
+            LOG.info(SENTINEL_NOTICE);
         }
         if (sentinel) {
             checkSentinels(base, url);
@@ -79,6 +104,25 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
             throw new IllegalArgumentException("invalid Redis URL '" + LeaseStores.redact(url) + "': " + e.getMessage());
         }
         return new RedisLeaseStore(uri, LeaseStores.redact(url), waitReplicas, waitTimeout);
+    }
+
+    /**
+     * Returns the one line that tells an existing user of a URL what changed in this release, for a command line
+     * that prints it; the store logs it at open too.
+     *
+     * @param url a store URL
+     * @return the line, or empty when nothing changed for this URL
+     */
+    public static java.util.Optional<String> notice(String url) {
+        if (url == null || !url.regionMatches(true, 0, SENTINEL, 0, SENTINEL.length())) {
+            return java.util.Optional.empty();
+        }
+        int hash = url.indexOf('#', Math.max(url.lastIndexOf('@'), 0));
+        String options = url.substring(0, hash < 0 ? url.length() : hash);
+        int query = options.indexOf('?');
+        boolean explicit = query >= 0 && java.util.Arrays.stream(options.substring(query + 1).split("&"))
+                .anyMatch(pair -> pair.startsWith("waitReplicas="));
+        return explicit ? java.util.Optional.empty() : java.util.Optional.of(SENTINEL_NOTICE);
     }
 
     /** Checks {@code redis-sentinel://[:password@]host:port[,host:port...][/db]} so a typo gets one clear line. */
@@ -110,6 +154,17 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
                         + " in Redis Sentinel URL '" + LeaseStores.redact(url) + "' is not a number from 1 to 65535");
             }
         }
+    }
+
+    private static boolean flag(String value, String url) {
+        if (value == null || value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new IllegalArgumentException(ALLOW_REPEATS + " '" + value + "' in store URL '" + LeaseStores.redact(url)
+                + "' is not true or false");
     }
 
     private static int number(String value, String name, String url, int fallback) {

@@ -26,19 +26,49 @@ class RedisSentinelContractTest extends LeaseStoreContract {
         return LeaseStores.open(GROUP.server().url());
     }
 
-    /** What makes a runtime without the takeover guard warn at start. */
+    /** What makes a runtime turn the takeover guard on by default, and warn when it is turned off. */
     @Test
-    void aSentinelStoreSaysAFailoverMayStepRecordsBackUnlessItWaitsForTheReplica() {
+    void aSentinelStoreWaitsForItsReplicaByDefaultAndOnlyTheUnsafeOptionMayStepRecordsBack() {
         String url = GROUP.server().url();
         try (LeaseStore store = LeaseStores.open(url)) {
-            assertTrue(store.failoverMayStepBack(), url);
+            assertFalse(store.failoverMayStepBack(), url);
         }
-        String waiting = url.replace("#", "?waitReplicas=1#");
-        try (LeaseStore store = LeaseStores.open(waiting)) {
-            assertFalse(store.failoverMayStepBack(), waiting);
+        String asynchronous = url.replace("#", "?allowRepeatedIdsOnPartition=true&waitReplicas=0#");
+        try (LeaseStore store = LeaseStores.open(asynchronous)) {
+            assertTrue(store.failoverMayStepBack(), asynchronous);
         }
         try (LeaseStore store = LeaseStores.open(GROUP.server().primaryUrl())) {
             assertFalse(store.failoverMayStepBack(), "one server named directly fails over to nothing");
+        }
+    }
+
+    /**
+     * The default waits for one replica: with the replica frozen (SIGSTOP) a write fails within the wait of
+     * one second, naming the replicas, and the keeper never counts on it; once the replica runs again it counts.
+     */
+    @Test
+    void byDefaultAWriteTheReplicaDidNotConfirmFailsWithinTheWait() {
+        String ns = "confirmed-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        dev.cosid.lease.LeaseTerms terms = new dev.cosid.lease.LeaseTerms(60_000, 1_000);
+        dev.cosid.time.Clock clock = dev.cosid.time.Clock.system();
+        try (LeaseStore store = LeaseStores.open(GROUP.server().url())) {
+            store.register(ns, new dev.cosid.lease.NamespaceRecord(16, 1_000));
+            dev.cosid.lease.SlotLease lease = store.acquire(ns, 0, dev.cosid.lease.Owner.of("a"), terms).orElseThrow();
+            GROUP.server().pauseReplicas();
+            long start = clock.monotonicNanos();
+            dev.cosid.lease.LeaseStoreException refused;
+            try {
+                refused = org.junit.jupiter.api.Assertions.assertThrows(dev.cosid.lease.LeaseStoreException.class,
+                        () -> store.renew(lease, terms));
+            } finally {
+                GROUP.server().resumeReplicas();
+            }
+            long tookMillis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(clock.monotonicNanos() - start);
+            assertTrue(refused.getMessage().contains("only 0 of 1 replicas") && refused.getMessage().contains(
+                    "within 1000 ms"), refused.getMessage());
+            assertTrue(tookMillis >= 1_000 && tookMillis < 4_000, "the refused write took " + tookMillis + " ms");
+            GROUP.server().awaitReplicaCaughtUp();
+            assertTrue(store.renew(lease, terms).isPresent(), "a renewal counts again once the replica confirms it");
         }
     }
 

@@ -38,7 +38,31 @@ class RedisSentinelUrlTest {
         assertEquals("database 'zero' in Redis Sentinel URL 'redis-sentinel://s1:26379/zero#ids' is not a number",
                 refusal("redis-sentinel://s1:26379/zero#ids"));
         assertEquals("unknown option [wait] in store URL 'redis-sentinel://s1:26379?wait=1#ids'; known: waitReplicas, "
-                + "waitTimeout", refusal("redis-sentinel://s1:26379?wait=1#ids"));
+                + "waitTimeout, allowRepeatedIdsOnPartition", refusal("redis-sentinel://s1:26379?wait=1#ids"));
+    }
+
+    @Test
+    void anAsynchronousSentinelSetupIsRefusedUnlessTheUnsafeOptionNamesIt() {
+        assertEquals("waitReplicas=0 in Redis Sentinel URL 'redis-sentinel://:***@s1:26379?waitReplicas=0#ids' lets a "
+                + "partitioned primary keep renewing while a replica is promoted, which repeats ids; remove it (the "
+                + "default waits for 1 replica) or add allowRepeatedIdsOnPartition=true to accept that",
+                refusal("redis-sentinel://:SECRET123@s1:26379?waitReplicas=0#ids"));
+        assertEquals("waitReplicas=0 in Redis Sentinel URL "
+                + "'redis-sentinel://s1:26379?waitReplicas=0&allowRepeatedIdsOnPartition=false#ids' lets a partitioned "
+                + "primary keep renewing while a replica is promoted, which repeats ids; remove it (the default waits "
+                + "for 1 replica) or add allowRepeatedIdsOnPartition=true to accept that",
+                refusal("redis-sentinel://s1:26379?waitReplicas=0&allowRepeatedIdsOnPartition=false#ids"));
+        assertEquals("allowRepeatedIdsOnPartition 'yes' in store URL "
+                + "'redis-sentinel://s1:26379?allowRepeatedIdsOnPartition=yes#ids' is not true or false",
+                refusal("redis-sentinel://s1:26379?allowRepeatedIdsOnPartition=yes#ids"));
+    }
+
+    @Test
+    void theUnsafeOptionWithWaitReplicasZeroPassesTheUrlCheck() {
+        int closed = ServerProcess.freePort();
+        // past the URL check the store tries the sentinels: unreachable here, which shows the URL was accepted
+        assertThrows(LeaseStoreException.class, () -> LeaseStores.open("redis-sentinel://127.0.0.1:" + closed
+                + "?allowRepeatedIdsOnPartition=true&waitReplicas=0#ids"));
     }
 
     @Test

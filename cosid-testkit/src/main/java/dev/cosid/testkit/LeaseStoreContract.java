@@ -121,25 +121,10 @@ public abstract class LeaseStoreContract {
     }
 
     @BeforeEach
-    void openStore(org.junit.jupiter.api.TestInfo test) throws Exception {
+    void openStore() throws Exception {
         store = createStore();
         ns = "contract-" + NAMESPACES.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
         store.register(ns, new NamespaceRecord(16, 1_000));
-        String method = test.getTestMethod().map(java.lang.reflect.Method::getName).orElse("");
-        if (method.contains("egment")) {
-            skipWithoutSegmentCounters();
-        }
-    }
-
-    /** Skips a segment test of a store that keeps no segment counters (the SPI's default). */
-    private void skipWithoutSegmentCounters() {
-        try {
-            store.reserveSegment(ns + "-unregistered", "probe", 1);
-        } catch (UnsupportedOperationException e) {
-            org.junit.jupiter.api.Assumptions.abort(store.describe() + " keeps no segment counters yet");
-        } catch (RuntimeException expected) {
-            // an unregistered namespace is refused by every store that keeps counters
-        }
     }
 
     @AfterEach

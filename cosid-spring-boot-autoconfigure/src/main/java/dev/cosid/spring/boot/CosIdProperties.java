@@ -64,6 +64,7 @@ public class CosIdProperties {
 
     /** Whether a slot taken from a holder that did not release it starts a full ttl + tolerance after now; for a store whose failover can step records back. */
     private boolean takeoverGuard = false;
+    private boolean takeoverGuardSet;
 
     /** How long nextId() waits for a usable window before it throws IdUnavailableException. */
     private Duration maxWait = Duration.ofSeconds(1);
@@ -167,6 +168,12 @@ public class CosIdProperties {
 
     public void setTakeoverGuard(boolean takeoverGuard) {
         this.takeoverGuard = takeoverGuard;
+        this.takeoverGuardSet = true;
+    }
+
+    /** Whether {@code cosid.takeover-guard} was set; unset, the runtime guards takeovers where the store needs it. */
+    boolean isTakeoverGuardSet() {
+        return takeoverGuardSet;
     }
 
     public Duration getMaxWait() {

@@ -94,11 +94,14 @@ final class CosIdRuntimeFactory {
                 .bits(properties.getBits())
                 .ownerKey(properties.getOwnerKey() != null ? properties.getOwnerKey() : defaultOwnerKey())
                 .coldStartGuard(properties.isColdStartGuard())
-                .takeoverGuard(properties.isTakeoverGuard())
                 .maxWait(properties.getMaxWait())
                 .maxLead(properties.getMaxLead())
                 .tickingClock(properties.isTickingClock())
                 .listener(listener);
+        if (properties.isTakeoverGuardSet()) {
+            // unset, the runtime guards takeovers exactly where the store's failover may step records back
+            builder.takeoverGuard(properties.isTakeoverGuard());
+        }
         if (properties.getPreferredSlot() != null) {
             builder.preferredSlot(properties.getPreferredSlot());
         }

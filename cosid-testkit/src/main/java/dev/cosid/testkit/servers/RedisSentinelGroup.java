@@ -12,8 +12,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * A Redis primary, one replica and three sentinels (quorum 2), each a child process on its own loopback
- * port and directory. The sentinels mark the primary down after one second without an answer and
+ * A Redis primary, one replica (or more, {@link #started(int)}) and three sentinels (quorum 2), each a child
+ * process on its own loopback port and directory. The store's default behind Sentinel waits for one replica per
+ * write, so a group that must stay writable after {@link #failover()} needs two replicas. The sentinels mark the primary down after one second without an answer and
  * promote the replica. {@link #failover()} kills the primary and waits for the promotion;
  * {@link #rejoin()} brings the killed server back as the new primary's replica. The other operations act on
  * the group as a whole: {@link #pause()} freezes every process, sentinels first, so none of them sees a
@@ -44,11 +45,16 @@ public final class RedisSentinelGroup implements ControlledServer {
      */
     private Node primary;
 
-    private RedisSentinelGroup(Path binary) {
+    /** The node {@link #failover()} killed, which {@link #rejoin()} starts again; null when every node runs. */
+    private Node killed;
+
+    private RedisSentinelGroup(Path binary, int replicas) {
         Node first = new Node(binary, null);
         primary = first;
         nodes.add(first);
-        nodes.add(new Node(binary, first));
+        for (int i = 0; i < replicas; i++) {
+            nodes.add(new Node(binary, first));
+        }
         for (int i = 0; i < 3; i++) {
             sentinels.add(new Sentinel(binary, first.port()));
         }
@@ -61,8 +67,21 @@ public final class RedisSentinelGroup implements ControlledServer {
      * @return the running group
      */
     public static RedisSentinelGroup started() {
+        return started(1);
+    }
+
+    /**
+     * Starts a group with the given number of replicas, as {@link #started()} does.
+     *
+     * @param replicas how many replicas the primary has, 1 or more
+     * @return the running group
+     */
+    public static RedisSentinelGroup started(int replicas) {
+        if (replicas < 1) {
+            throw new IllegalArgumentException("a Sentinel group needs at least 1 replica, not " + replicas);
+        }
         RedisSentinelGroup group = new RedisSentinelGroup(
-                Servers.binary("redis-server", "redis-server", List.of("/usr/bin", "/usr/local/bin")));
+                Servers.binary("redis-server", "redis-server", List.of("/usr/bin", "/usr/local/bin")), replicas);
         try {
             group.nodes.forEach(Node::firstStart);
             group.sentinels.forEach(Sentinel::firstStart);
@@ -94,62 +113,82 @@ public final class RedisSentinelGroup implements ControlledServer {
     }
 
     /**
-     * Kills the primary with SIGKILL and waits until every sentinel names the replica as the primary and
-     * the replica answers as one.
+     * Kills the primary with SIGKILL and waits until every sentinel names one replica as the primary and
+     * that replica answers as one.
      *
      * @return how long the promotion took from the kill
      */
     public synchronized Duration failover() {
         followSentinels();
         Node old = primary;
-        Node next = nodes.get(0) == old ? nodes.get(1) : nodes.get(0);
         long start = CLOCK.monotonicNanos();
         old.kill();
-        await(() -> sentinels.stream().allMatch(s -> s.names(next.port()))
-                && next.ask("INFO replication\r\nQUIT\r\n", -1).contains("role:master"), FAILOVER_TIMEOUT,
-                "the sentinels promoting the replica on port " + next.port());
+        killed = old;
+        java.util.concurrent.atomic.AtomicReference<Node> promoted = new java.util.concurrent.atomic.AtomicReference<>();
+        await(() -> {
+            for (Node next : nodes) {
+                if (next != old && sentinels.stream().allMatch(s -> s.names(next.port()))
+                        && next.ask("INFO replication\r\nQUIT\r\n", -1).contains("role:master")) {
+                    promoted.set(next);
+                    return true;
+                }
+            }
+            return false;
+        }, FAILOVER_TIMEOUT, "the sentinels promoting a replica of the primary on port " + old.port());
         Duration took = Duration.ofNanos(CLOCK.monotonicNanos() - start);
-        next.primary = null;
-        old.primary = next;
+        Node next = promoted.get();
+        for (Node node : nodes) {
+            node.primary = node == next ? null : next;
+        }
         primary = next;
         return took;
     }
 
-    /** Waits until the replica has applied every write the primary has so far (equal replication offsets). */
+    /** Waits until every running replica has applied every write the primary has so far (equal replication offsets). */
     public synchronized void awaitReplicaCaughtUp() {
-        Node replica = replica();
-        await(() -> {
-            String offset = RedisInfo.field(primary.ask(RedisInfo.INFO, -1), "master_repl_offset:");
-            return offset != null && offset.equals(RedisInfo.field(replica.ask(RedisInfo.INFO, -1), "slave_repl_offset:"));
-        }, Duration.ofSeconds(30), "the replica on port " + replica.port() + " catching up");
+        for (Node replica : replicas()) {
+            if (replica == killed) {
+                continue;
+            }
+            await(() -> {
+                String offset = RedisInfo.field(primary.ask(RedisInfo.INFO, -1), "master_repl_offset:");
+                return offset != null
+                        && offset.equals(RedisInfo.field(replica.ask(RedisInfo.INFO, -1), "slave_repl_offset:"));
+            }, Duration.ofSeconds(30), "the replica on port " + replica.port() + " catching up");
+        }
     }
-
 
     /**
      * Starts the server {@link #failover()} killed as the new primary's replica (its data kept) and waits
-     * until the sentinels see it healthy, so the next failover can promote it.
+     * until the sentinels see every replica healthy, so the next failover can promote one.
      */
     public synchronized void rejoin() {
-        Node replica = replica();
-        replica.start();
+        if (killed != null) {
+            killed.start();
+            killed = null;
+        }
         awaitSentinelsAgree();
     }
 
-    private Node replica() {
-        return nodes.get(0) == primary ? nodes.get(1) : nodes.get(0);
+    private List<Node> replicas() {
+        List<Node> replicas = new ArrayList<>(nodes);
+        replicas.remove(primary);
+        return replicas;
     }
 
     /**
-     * Takes the node every sentinel names as the primary, with the other one as its healthy replica, if they
-     * agree on one; returns whether they did.
+     * Takes the node every sentinel names as the primary, with every other one as its healthy replica, if
+     * they agree on one; returns whether they did.
      */
     private boolean followSentinels() {
         for (Node candidate : nodes) {
-            Node other = candidate == nodes.get(0) ? nodes.get(1) : nodes.get(0);
-            if (sentinels.stream().allMatch(s -> s.names(candidate.port()) && s.seesHealthyReplica(other.port()))) {
+            List<Node> others = new ArrayList<>(nodes);
+            others.remove(candidate);
+            if (sentinels.stream().allMatch(s -> s.names(candidate.port())
+                    && others.stream().allMatch(other -> s.seesHealthyReplica(other.port())))) {
                 primary = candidate;
                 candidate.primary = null;
-                other.primary = candidate;
+                others.forEach(other -> other.primary = candidate);
                 return true;
             }
         }
@@ -159,7 +198,7 @@ public final class RedisSentinelGroup implements ControlledServer {
     private void awaitSentinelsAgree() {
         try {
             await(this::followSentinels, Duration.ofSeconds(60), "every sentinel naming one node as the primary (now "
-                    + primary.port() + "), the other as its healthy replica, and knowing the other sentinels");
+                    + primary.port() + "), the others as its healthy replicas, and knowing the other sentinels");
         } catch (IllegalStateException e) {
             throw new IllegalStateException(e.getMessage() + "; the first sentinel reports "
                     + sentinels.get(0).command("INFO", "sentinel").replace("\r\n", " ")
@@ -177,10 +216,22 @@ public final class RedisSentinelGroup implements ControlledServer {
         }
     }
 
+    /** Freezes every running replica with SIGSTOP, leaving the primary and the sentinels running. */
+    public synchronized void pauseReplicas() {
+        replicas().stream().filter(node -> node != killed).forEach(Node::pause);
+    }
+
+    /** Lets the replicas {@link #pauseReplicas()} froze run again (SIGCONT) and waits until they caught up. */
+    public synchronized void resumeReplicas() {
+        replicas().stream().filter(node -> node != killed).forEach(Node::resume);
+        awaitReplicaCaughtUp();
+    }
+
     @Override
     public synchronized void start() {
         primary.start();
-        replica().start();
+        replicas().forEach(Node::start);
+        killed = null;
         sentinels.forEach(Sentinel::start);
         awaitSentinelsAgree();
     }
@@ -188,7 +239,7 @@ public final class RedisSentinelGroup implements ControlledServer {
     @Override
     public synchronized void stop() {
         sentinels.forEach(Sentinel::stop);
-        replica().stop();
+        replicas().forEach(Node::stop);
         primary.stop();
     }
 
