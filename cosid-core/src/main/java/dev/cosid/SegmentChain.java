@@ -44,43 +44,13 @@ final class SegmentChain implements SegmentId {
 
     static {
         try {
-            CURRENT = MethodHandles.lookup().findVarHandle(SegmentChain.class, "current", Link.class);
+            CURRENT = MethodHandles.lookup().findVarHandle(SegmentChain.class, "current", SegmentLink.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private enum State { RUNNING, CLOSED, STOPPED }
-
-    /** One reserved range: its cursor is the next id to issue; {@code next} is the range reserved after it. */
-    static final class Link {
-        final SegmentRange range;
-        final long first;
-        final long last;
-        /**
-         * The draw that asks for the next fetch, 0 for none: set by the fetch where half the distance is
-         * left, so a chain of many small ranges wakes the fetch once per half distance, not per range.
-         */
-        volatile long trigger;
-        final PaddedWord cursor = new PaddedWord();
-        volatile Link next;
-
-        Link(SegmentRange range) {
-            this.range = range;
-            this.first = range == null ? 1 : range.first();
-            this.last = range == null ? 0 : range.last();
-            cursor.getAndAdd(range == null ? CLOSED_JUMP : first);
-        }
-
-        long size() {
-            return last - first + 1;
-        }
-
-        /** The ids of this range not drawn yet. */
-        long left() {
-            return Math.max(0, last - cursor.getVolatile() + 1);
-        }
-    }
 
     private final String namespace;
     private final String name;
@@ -92,11 +62,11 @@ final class SegmentChain implements SegmentId {
     private final long maxWaitNanos;
     private final double prefetchSeconds;
     /** The closed link: a caller that reads it throws. */
-    private final Link closedLink = new Link(null);
+    private final SegmentLink closedLink = new SegmentLink(null, CLOSED_JUMP);
 
     /** The link ids are drawn from; written by CAS only. */
     @SuppressWarnings("unused")
-    private volatile Link current;
+    private volatile SegmentLink current;
     /** The ids of every link {@code current} moved past. */
     private final AtomicLong issuedInPastLinks = new AtomicLong();
     private final AtomicBoolean fetchScheduled = new AtomicBoolean();
@@ -107,7 +77,7 @@ final class SegmentChain implements SegmentId {
     // guarded by lock: the fetch task, close and stop
     private final Object lock = new Object();
     private State state = State.RUNNING;
-    private Link tail;
+    private SegmentLink tail;
     private long step;
     /** How many ids the chain keeps ahead: a step, or the prefetch time at the observed rate when more. */
     private long distance;
@@ -147,7 +117,7 @@ final class SegmentChain implements SegmentId {
         if (misfit != null) {
             throw new IllegalStateException(misfit);
         }
-        Link link = new Link(first);
+        SegmentLink link = new SegmentLink(first, 0);
         link.trigger = first.first() + first.size() / 2;
         chain.tail = link;
         chain.reservedIds = first.size();
@@ -169,8 +139,8 @@ final class SegmentChain implements SegmentId {
 
     @Override
     public long nextId() {
-        Link link = current;
-        long id = link.cursor.getAndAdd(1);
+        SegmentLink link = current;
+        long id = link.draw(1);
         if (id <= link.last) {
             if (id == link.trigger) {
                 requestFetch();
@@ -183,10 +153,10 @@ final class SegmentChain implements SegmentId {
     private long nextIdSlow() {
         long waitStart = Long.MIN_VALUE;
         for (;;) {
-            Link link = current;
+            SegmentLink link = current;
             // read before adding, so that a caller waiting on a used-up range does not move its cursor
-            if (link.cursor.getVolatile() <= link.last) {
-                long id = link.cursor.getAndAdd(1);
+            if (link.cursor() <= link.last) {
+                long id = link.draw(1);
                 if (id <= link.last) {
                     if (id == link.trigger) {
                         requestFetch();
@@ -207,10 +177,10 @@ final class SegmentChain implements SegmentId {
         int filled = 0;
         long waitStart = Long.MIN_VALUE;
         while (filled < count) {
-            Link link = current;
-            if (link.cursor.getVolatile() <= link.last) {
+            SegmentLink link = current;
+            if (link.cursor() <= link.last) {
                 long wanted = count - filled;
-                long start = link.cursor.getAndAdd(wanted);
+                long start = link.draw(wanted);
                 if (start <= link.last) {
                     long run = Math.min(wanted, link.last - start + 1);
                     for (long i = 0; i < run; i++) {
@@ -234,11 +204,11 @@ final class SegmentChain implements SegmentId {
      * @param waitStart when the caller began to wait, or {@code Long.MIN_VALUE}
      * @return when the caller began to wait, or {@code Long.MIN_VALUE}
      */
-    private long moveOn(Link link, long waitStart) {
+    private long moveOn(SegmentLink link, long waitStart) {
         if (link == closedLink) {
             throw closed();
         }
-        Link next = link.next;
+        SegmentLink next = link.next;
         if (next != null) {
             if (CURRENT.compareAndSet(this, link, next)) {
                 issuedInPastLinks.addAndGet(link.size());
@@ -316,7 +286,7 @@ final class SegmentChain implements SegmentId {
                         stop(misfit, null);
                         return;
                     }
-                    Link link = new Link(range);
+                    SegmentLink link = new SegmentLink(range, 0);
                     tail.next = link;
                     tail = link;
                     reservedIds += range.size();
@@ -397,7 +367,7 @@ final class SegmentChain implements SegmentId {
      * that the callers pass before it is set is missed; the move onto the last range asks instead.
      */
     private void arm() {
-        Link link = current;
+        SegmentLink link = current;
         if (link == closedLink) {
             return;
         }
@@ -405,13 +375,13 @@ final class SegmentChain implements SegmentId {
         if (skip <= 0) {
             return;
         }
-        long drawn = Math.min(link.cursor.getVolatile(), link.last + 1);
+        long drawn = Math.min(link.cursor(), link.last + 1);
         if (skip <= link.last - drawn) {
             link.trigger = drawn + skip;
             return;
         }
         skip -= link.last - drawn + 1;
-        for (Link next = link.next; next != null; next = next.next) {
+        for (SegmentLink next = link.next; next != null; next = next.next) {
             if (skip < next.size()) {
                 next.trigger = next.first + skip;
                 return;
@@ -435,11 +405,11 @@ final class SegmentChain implements SegmentId {
 
     /** About how many ids were issued: exact when no caller is drawing. */
     long issued() {
-        Link link = current;
+        SegmentLink link = current;
         if (link == closedLink) {
             return issuedInPastLinks.get();
         }
-        return issuedInPastLinks.get() + Math.min(link.cursor.getVolatile(), link.last + 1) - link.first;
+        return issuedInPastLinks.get() + Math.min(link.cursor(), link.last + 1) - link.first;
     }
 
     /** Returns the size the next range will have. */
@@ -453,8 +423,8 @@ final class SegmentChain implements SegmentId {
     private void stop(String reason, Throwable cause) {
         state = State.STOPPED;
         stopReason = reason;
-        Link last = (Link) CURRENT.getAndSet(this, closedLink);
-        last.cursor.getAndAdd(CLOSED_JUMP);
+        SegmentLink last = (SegmentLink) CURRENT.getAndSet(this, closedLink);
+        last.draw(CLOSED_JUMP);
         LOG.error("segment '{}' of namespace '{}' stopped for good: {}", name, namespace, reason, cause);
     }
 
@@ -470,15 +440,15 @@ final class SegmentChain implements SegmentId {
                 return 0;
             }
             state = State.CLOSED;
-            Link last = (Link) CURRENT.getAndSet(this, closedLink);
-            long drawn = last.cursor.getAndAdd(CLOSED_JUMP);
+            SegmentLink last = (SegmentLink) CURRENT.getAndSet(this, closedLink);
+            long drawn = last.draw(CLOSED_JUMP);
             long lastIssued = Math.min(drawn, last.last + 1) - 1;
             issuedInPastLinks.addAndGet(lastIssued - last.first + 1);
-            Deque<Link> unused = new ArrayDeque<>();
-            for (Link next = last.next; next != null; next = next.next) {
+            Deque<SegmentLink> unused = new ArrayDeque<>();
+            for (SegmentLink next = last.next; next != null; next = next.next) {
                 unused.push(next);
             }
-            for (Link link : unused) {
+            for (SegmentLink link : unused) {
                 if (!giveBack(link.range, link.first - 1)) {
                     return lastIssued;
                 }
