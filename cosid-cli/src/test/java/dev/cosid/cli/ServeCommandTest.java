@@ -65,6 +65,10 @@ class ServeCommandTest {
                 "id space name 'a/b' must have 1 to 64 characters of A-Z a-z 0-9 . _ -");
         assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--layout", "NANO", "--store", sqlite()), 2,
                 "unknown layout 'NANO'");
+        assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--segments", "invoice,a b", "--store", sqlite()),
+                2, "segment name 'a b' must have 1 to 64 characters of A-Z a-z 0-9 . _ -");
+        assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--segments", "invoice,invoice", "--store",
+                sqlite()), 2, "segment names [invoice, invoice] repeat a name");
     }
 
     @Test

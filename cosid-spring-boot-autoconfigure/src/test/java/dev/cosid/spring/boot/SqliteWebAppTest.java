@@ -53,7 +53,8 @@ class SqliteWebAppTest {
             assertEquals("UP", cosid.get("status").asString());
             assertEquals(slotA, cosid.get("details").get("slot").asInt());
             assertEquals("shop", cosid.get("details").get("namespace").asString());
-            for (String detail : List.of("fence", "window", "expiresAt", "clockSkewMillis", "windowRemainingMillis")) {
+            for (String detail : List.of("fence", "window", "expiresAt", "clockSkewMillis", "windowRemainingMillis",
+                    "layoutRunsOutAt", "runwaySeconds")) {
                 assertTrue(cosid.get("details").has(detail), detail + " in " + cosid);
             }
 
@@ -66,6 +67,22 @@ class SqliteWebAppTest {
             assertEquals(slotB, decoded.get("slot").asInt());
             assertEquals(Long.toString(fromB), decoded.get("id").asString());
             assertEquals(400, Apps.get(Apps.base(a) + "/actuator/cosid/12x").statusCode());
+
+            // a controller that takes SnowflakeId and SegmentId by type, in both instances on one store
+            java.util.Set<Long> snowflakes = new java.util.HashSet<>();
+            java.util.Set<Long> numbers = new java.util.HashSet<>();
+            for (int i = 0; i < 20; i++) {
+                for (ConfigurableApplicationContext app : List.of(a, b)) {
+                    JsonNode snowflake = Apps.json(Apps.get(Apps.base(app) + "/by-type/snowflake"));
+                    assertEquals("__share__", snowflake.get("generator").asString());
+                    long id = Long.parseLong(snowflake.get("id").asString());
+                    assertTrue(snowflakes.add(id), "snowflake id " + id + " repeated");
+                    assertEquals(app.getBean(CosIdRuntime.class).lease().slot(), IdLayout.MILLISECOND.parse(id).slot());
+                    long number = Long.parseLong(Apps.json(Apps.get(Apps.base(app) + "/by-type/segment")).get("id")
+                            .asString());
+                    assertTrue(numbers.add(number), "segment id " + number + " repeated");
+                }
+            }
         }
     }
 

@@ -1,9 +1,12 @@
 package dev.cosid.spring.boot.app.web;
 
 import dev.cosid.IdUnavailableException;
+import dev.cosid.SegmentId;
+import dev.cosid.SnowflakeId;
 import dev.cosid.jackson.IdAsString;
 import dev.cosid.spring.boot.CosIdGenerators;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -26,14 +29,28 @@ public class IdsApplication {
     @RestController
     public static class Ids {
         private final CosIdGenerators generators;
+        private final SnowflakeId ids;
+        private final ObjectProvider<SegmentId> numbers;
 
-        public Ids(CosIdGenerators generators) {
+        /**
+         * Takes the generators by name, and the shared Snowflake and segment generators by type; the segment
+         * generator when first used, since a static slot has no store and so no segments.
+         */
+        public Ids(CosIdGenerators generators, SnowflakeId ids, ObjectProvider<SegmentId> numbers) {
             this.generators = generators;
+            this.ids = ids;
+            this.numbers = numbers;
         }
 
         @GetMapping("/ids/{name}")
         public IssuedId next(@PathVariable("name") String name) {
             return new IssuedId(name, generators.get(name).nextId());
+        }
+
+        @GetMapping("/by-type/{kind}")
+        public IssuedId byType(@PathVariable("kind") String kind) {
+            return kind.equals("segment") ? new IssuedId(numbers.getObject().name(), numbers.getObject().nextId())
+                    : new IssuedId(ids.name(), ids.nextId());
         }
 
         @ExceptionHandler(IdUnavailableException.class)
