@@ -39,6 +39,8 @@ final class PartitionRun {
     private final Path dir;
     private final Map<String, Client> clients = new LinkedHashMap<>();
     private final List<Long> cuts = new ArrayList<>();
+    /** When each cut had taken effect on both ends: no packet passes after it. */
+    private final List<Long> cutsDone = new ArrayList<>();
     private final List<Long> heals = new ArrayList<>();
 
     /** One client process and its files. */
@@ -110,6 +112,7 @@ final class PartitionRun {
     void cut() {
         cuts.add(WALL.nowMillis());
         net.cut();
+        cutsDone.add(WALL.nowMillis());
     }
 
     /** Heals the partition and notes when. */
@@ -157,7 +160,7 @@ final class PartitionRun {
         }
         Map<String, Issued> issued = new LinkedHashMap<>();
         clients.values().forEach(client -> issued.put(client.name(), Issued.read(client)));
-        return new Result(issued, List.copyOf(cuts), List.copyOf(heals));
+        return new Result(issued, List.copyOf(cuts), List.copyOf(cutsDone), List.copyOf(heals));
     }
 
     /**
@@ -241,11 +244,6 @@ final class PartitionRun {
             return Arrays.stream(times).filter(time -> time > wall).count();
         }
 
-        /** How many ids were issued after the first wall time and at or before the second. */
-        long between(long from, long to) {
-            return Arrays.stream(times).filter(time -> time > from && time <= to).count();
-        }
-
         /** The wall time of the last id at or before the wall time, or 0 when none. */
         long lastBefore(long wall) {
             return Arrays.stream(times).filter(time -> time <= wall).max().orElse(0);
@@ -267,7 +265,7 @@ final class PartitionRun {
     }
 
     /** Every client's ids, with the cuts and heals. */
-    record Result(Map<String, Issued> issued, List<Long> cuts, List<Long> heals) {
+    record Result(Map<String, Issued> issued, List<Long> cuts, List<Long> cutsDone, List<Long> heals) {
 
         Issued of(String client) {
             return issued.get(client);
@@ -284,11 +282,21 @@ final class PartitionRun {
         }
 
         /**
-         * How many ids the cut-off client issued past its last possible confirmed ceiling (a lease and the
-         * tolerance after the cut) while it was cut off.
+         * How many ids the cut-off client issued, before the heal, whose own timestamp lies past the last ceiling
+         * it could have had confirmed: a renewal confirmed just before the cut took effect ends its window a
+         * lease and the tolerance later (the store's clock is this machine's).
          */
         long pastCeiling(String client) {
-            return of(client).between(cut() + PartitionClient.TTL.plus(PartitionClient.TOLERANCE).toMillis(), healed());
+            long ceiling = cutsDone.get(0) + PartitionClient.TTL.plus(PartitionClient.TOLERANCE).toMillis();
+            Issued one = of(client);
+            long past = 0;
+            for (int i = 0; i < one.count(); i++) {
+                if (one.times()[i] <= healed() && dev.cosid.IdLayout.MILLISECOND.parse(one.ids()[i]).timestampMillis()
+                        > ceiling) {
+                    past++;
+                }
+            }
+            return past;
         }
 
         /** How many ids were issued more than once, by any clients. */
