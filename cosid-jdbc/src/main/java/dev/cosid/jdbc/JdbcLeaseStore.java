@@ -68,6 +68,13 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** The longest a statement may take before the keeper's terms set a shorter bound. */
     static final long DEFAULT_BOUND_MILLIS = 5_000;
     /** Cancels statements that outlive their bound; one daemon thread for every store of the process. */
+    /** Sends the cancels, each of which may wait for a frozen server. */
+    private static final java.util.concurrent.ExecutorService CANCELLER =
+            java.util.concurrent.Executors.newCachedThreadPool(task -> {
+                Thread thread = new Thread(task, "cosid-jdbc-cancel");
+                thread.setDaemon(true);
+                return thread;
+            });
     private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread thread = new Thread(task, "cosid-jdbc-watchdog");
@@ -410,38 +417,34 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     private <T> T bounded(Connection connection, Statement statement, SqlCall<T> call) throws SQLException {
         long bound = boundMillis;
-        Object guard = new Object();
-        boolean[] state = new boolean[2]; // [0]: the call returned; [1]: the watchdog cancelled it
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
-            synchronized (guard) {
-                // under the guard the call is still running, so the cancel cannot reach a later statement
-                if (!state[0]) {
-                    state[1] = true;
+            if (!finished.get() && cancelled.compareAndSet(false, true)) {
+                // on a thread of its own: a cancel that finds the server frozen waits for it, and must hold up
+                // neither this call nor other stores' watchdogs. The drivers send a cancel only while the
+                // statement runs; one that arrives late at worst fails a later call, which the keeper retries
+                CANCELLER.execute(() -> {
                     try {
                         statement.cancel();
                     } catch (SQLException | RuntimeException ignored) {
                         // the network timeout ends the call instead
                     }
-                }
+                });
             }
         }, bound, java.util.concurrent.TimeUnit.MILLISECONDS);
         T result;
         try {
             result = call.run();
         } catch (SQLException e) {
-            synchronized (guard) {
-                state[0] = true;
-            }
-            if (state[1]) {
+            if (cancelled.get()) {
                 throw new SQLException("the statement took longer than " + bound + " ms and was cancelled ("
                         + e.getMessage() + ")", e.getSQLState(), e);
             }
             throw e;
         } finally {
+            finished.set(true);
             watchdog.cancel(false);
-            synchronized (guard) {
-                state[0] = true;
-            }
         }
         for (java.sql.SQLWarning warning = statement.getWarnings(); warning != null;
                 warning = warning.getNextWarning()) {
