@@ -59,6 +59,9 @@ final class Configuration {
 
     private static final String GENERATORS = "runtime.snowflake(NAME, layout) (Spring Boot: cosid.generators.NAME.layout)";
 
+    private static final String SEGMENTS = "runtime.segment(NAME, policy) (Spring Boot: cosid.segments.NAME.min-step, "
+            + ".max-step, .prefetch)";
+
     private static final List<Legacy> LEGACY = List.of(
             exact("cosid.enabled", (b, k, v) -> "a runtime is always enabled once built; the Spring Boot starter "
                     + "reads cosid.enabled=false to build none"),
@@ -114,8 +117,31 @@ final class Configuration {
             exact("cosid.snowflake.zone-id", (b, k, v) -> refuse(k, v, "nothing replaces it: ids carry UTC "
                     + "milliseconds, and the friendly form (IdLayout.friendly) is UTC")),
             prefix("cosid.snowflake.", (b, k, v) -> refuse(k, v, "replaced by " + GENERATORS)),
-            prefix("cosid.segment.", (b, k, v) -> refuse(k, v, "nothing replaces segment ids: CosId 5 issues "
-                    + "snowflake ids only, from " + GENERATORS)),
+            exact("cosid.segment.enabled", (b, k, v) -> "segment generators are created by name: " + SEGMENTS),
+            exact("cosid.segment.mode", (b, k, v) -> "every segment generator prefetches ranges as CosId's "
+                    + "SegmentChainId does, sized to the rate (" + SEGMENTS + ")"),
+            exact("cosid.segment.share.enabled", (b, k, v) -> isFalse(v)
+                    ? refuse(k, v, "nothing replaces it: the shared segment generator (Spring Boot: the lazy "
+                        + "__share__SegmentId bean) reserves nothing until it is first used")
+                    : "the shared segment generator is runtime.segment(\"__share__\") (Spring Boot: the "
+                        + "__share__SegmentId bean)"),
+            exact("cosid.segment.share.step", (b, k, v) -> {
+                long step = Long.parseLong(v.trim());
+                b.segmentPolicy(SegmentPolicy.of(step, Math.max(step, SegmentPolicy.DEFAULT.maxStep()),
+                        SegmentPolicy.DEFAULT.prefetch()));
+                return "replaced by the runtime's segment policy, ranges of at least " + step + " ids "
+                        + "(Spring Boot: cosid.segments.NAME.min-step)";
+            }),
+            exact("cosid.segment.chain.safe-distance", (b, k, v) -> "ranges are reserved ahead by how fast ids are "
+                    + "used: cosid.segments.NAME.prefetch (how long of use one range holds, default 1s)"),
+            prefix("cosid.segment.chain.prefetch-worker.", (b, k, v) -> "ranges are reserved on the runtime's own "
+                    + "keeper thread; nothing to configure"),
+            prefix("cosid.segment.distributor.", (b, k, v) -> refuse(k, v, "segment counters live in cosid.store "
+                    + "beside the leases: carry CosId's counters over first with './cosid migrate' "
+                    + "(docs/migration.md), or ids repeat; then remove this key")),
+            prefix("cosid.segment.", (b, k, v) -> refuse(k, v, "replaced by " + SEGMENTS + "; a counter's "
+                    + "offset is carried over once with './cosid migrate' (docs/migration.md), a string form by "
+                    + "IdStrings.toRadix62(id); docs/segments.md")),
             prefix("cosid.generator.", (b, k, v) -> refuse(k, v, "nothing replaces the radix CosIdGenerator: "
                     + "use a snowflake generator, and IdStrings.toRadix62(id) for a string form")),
             exact("cosid.zookeeper.enabled", (b, k, v) -> "the ZooKeeper store is chosen by its URL: cosid.store: "

@@ -1,5 +1,6 @@
 package dev.cosid;
 
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import java.time.Duration;
 import java.util.List;
@@ -79,6 +80,16 @@ public interface CosIdListener {
             public void onExhausted(long earliestExpiry) {
                 each.forEach(l -> l.onExhausted(earliestExpiry));
             }
+
+            @Override
+            public void onSegmentReserved(SegmentRange range) {
+                each.forEach(l -> l.onSegmentReserved(range));
+            }
+
+            @Override
+            public void onSegmentFailed(String name, Throwable cause, int attempt) {
+                each.forEach(l -> l.onSegmentFailed(name, cause, attempt));
+            }
         };
     }
 
@@ -157,5 +168,23 @@ public interface CosIdListener {
      * @param earliestExpiry the earliest expiry of the live leases, store clock, ms
      */
     default void onExhausted(long earliestExpiry) {
+    }
+
+    /**
+     * A segment generator reserved a range ahead of use.
+     *
+     * @param range the range
+     */
+    default void onSegmentReserved(SegmentRange range) {
+    }
+
+    /**
+     * A segment reservation failed and will be retried with back-off.
+     *
+     * @param name the segment name
+     * @param cause the failure
+     * @param attempt the number of consecutive failures, from 1
+     */
+    default void onSegmentFailed(String name, Throwable cause, int attempt) {
     }
 }

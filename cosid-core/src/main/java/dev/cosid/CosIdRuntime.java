@@ -8,6 +8,7 @@ import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
@@ -20,11 +21,13 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,6 +74,11 @@ public final class CosIdRuntime implements AutoCloseable {
     private final boolean ownsScheduler;
     private final CosIdListener listener;
     private final Map<String, LeasedSnowflake> generators = new LinkedHashMap<>();
+    private final IdLayout defaultLayout;
+    /** The layouts whose short runway was logged already: one warning each. */
+    private final Set<IdLayout> runwayWarned = new HashSet<>();
+    private final Map<String, SegmentChain> segments = new LinkedHashMap<>();
+    private final SegmentPolicy segmentPolicy;
     private State state = State.RUNNING;
 
     private CosIdRuntime(Builder builder, LeaseStore store, Scheduler scheduler, SlotKeeper keeper) {
@@ -97,6 +105,9 @@ public final class CosIdRuntime implements AutoCloseable {
         this.scheduler = scheduler;
         this.ownsScheduler = builder.scheduler == null;
         this.listener = new SafeListener(builder.listener);
+        this.defaultLayout = builder.layout;
+        warnOfShortRunway(defaultLayout);
+        this.segmentPolicy = builder.segmentPolicy;
     }
 
     /** Returns a new builder. */
@@ -105,13 +116,14 @@ public final class CosIdRuntime implements AutoCloseable {
     }
 
     /**
-     * Returns the generator of an id space with the default layout {@link IdLayout#MILLISECOND}.
+     * Returns the generator of an id space with the runtime's default layout ({@link Builder#layout(IdLayout)},
+     * {@link IdLayout#MILLISECOND} unless set).
      *
      * @param name the id space, like a table name
      * @return the same generator for the same name
      */
     public SnowflakeId snowflake(String name) {
-        return snowflake(name, IdLayout.MILLISECOND);
+        return snowflake(name, defaultLayout);
     }
 
     /**
@@ -154,9 +166,119 @@ public final class CosIdRuntime implements AutoCloseable {
             LeasedSnowflake created = new LeasedSnowflake(name, layout, keeper, generatorClock, maxWaitNanos,
                     maxLeadMillis);
             generators.put(name, created);
+            warnOfShortRunway(layout);
             listener.onGeneratorCreated(created);
             return created;
         }
+    }
+
+    /**
+     * Logs one warning per layout that runs out within {@link Limits#RUNWAY_WARNING} of the clock: past its
+     * end a generator refuses every id, and a layout cannot be changed under a name that issued ids.
+     */
+    private synchronized void warnOfShortRunway(IdLayout layout) {
+        long now = clock.nowMillis();
+        long left = layout.runwayMillis(now);
+        if (left >= Limits.RUNWAY_WARNING.toMillis() || !runwayWarned.add(layout)) {
+            return;
+        }
+        String when = left <= 0 ? "ran out " + Limits.roughly(Duration.ofMillis(-left)) + " ago"
+                : "runs out in " + Limits.roughly(Duration.ofMillis(left));
+        LOG.warn("layout {} of the runtime of namespace '{}' {}, at {}: its generators refuse every id from then on "
+                + "(baidu/uid-generator's default layout ran out on 2024-11-20 and issued negative ids); move "
+                + "to a layout with a later end (a later epoch or more timestamp bits) under a new generator name",
+                layout.describe(), namespace, when, layout.runsOutAt());
+    }
+
+    /**
+     * Returns when the first of the runtime's layouts runs out: the earliest of its generators', or the
+     * default layout's while it has none.
+     */
+    private synchronized long layoutRunsOutAt() {
+        long earliest = Long.MAX_VALUE;
+        for (LeasedSnowflake generator : generators.values()) {
+            earliest = Math.min(earliest, generator.layout().runsOutAt().toEpochMilli());
+        }
+        return generators.isEmpty() ? defaultLayout.runsOutAt().toEpochMilli() : earliest;
+    }
+
+    /** Returns the layout of {@link #snowflake(String)}: {@link Builder#layout(IdLayout)}, MILLISECOND by default. */
+    public IdLayout defaultLayout() {
+        return defaultLayout;
+    }
+
+    /**
+     * Returns the segment generator of a counter with the runtime's {@link Builder#segmentPolicy(SegmentPolicy)}:
+     * dense increasing ids from ranges of the store's counter of this name, reserved ahead of use.
+     *
+     * @param name the counter, like a table name; its counter lives in the namespace, apart from slots and layouts
+     * @return the same generator for the same name
+     * @throws IllegalStateException when the runtime is closed or has a static slot (no store)
+     * @throws LeaseStoreException when the store cannot reserve the first range within the acquire timeout
+     * @throws UnsupportedOperationException when the store keeps no segment counters
+     */
+    public SegmentId segment(String name) {
+        return segment(name, segmentPolicy);
+    }
+
+    /**
+     * Returns the segment generator of a counter with the given policy.
+     *
+     * @param name the counter
+     * @param policy how its ranges are sized
+     * @return the same generator for the same name
+     * @throws IllegalArgumentException when the name is already used with another policy
+     */
+    public SegmentId segment(String name, SegmentPolicy policy) {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(policy, "policy");
+        synchronized (this) {
+            SegmentChain existing = existingSegment(name, policy);
+            if (existing != null) {
+                return existing;
+            }
+        }
+        // the first range is reserved here, outside the runtime's lock, so that store errors reach the caller
+        SegmentRange first = retrying(() -> store.reserveSegment(namespace, name, policy.firstStep()));
+        SegmentChain created = SegmentChain.start(namespace, name, store, clock, scheduler, listener, policy,
+                maxWaitNanos, first);
+        synchronized (this) {
+            SegmentChain existing;
+            try {
+                existing = existingSegment(name, policy);
+            } catch (RuntimeException e) {
+                created.close();
+                throw e;
+            }
+            if (existing != null) {
+                created.close();
+                return existing;
+            }
+            segments.put(name, created);
+            return created;
+        }
+    }
+
+    private SegmentChain existingSegment(String name, SegmentPolicy policy) {
+        if (state != State.RUNNING) {
+            throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
+        }
+        LayoutRecord.requireName(name);
+        if (store == null) {
+            throw new IllegalStateException("segment ids need a store: the runtime of namespace '" + namespace
+                    + "' has a static slot; start it with store(url) to use segment(\"" + name + "\")");
+        }
+        SegmentChain existing = segments.get(name);
+        if (existing != null && !existing.policy().equals(policy)) {
+            throw new IllegalArgumentException("segment '" + name + "' already exists with " + existing.policy()
+                    + ", not " + policy);
+        }
+        return existing;
+    }
+
+    /** Returns the segment generators created so far, in the order they were created. */
+    public synchronized List<SegmentId> segments() {
+        return List.copyOf(segments.values());
     }
 
     /** Checks a request for a generator and returns the existing one, or null; call under the lock. */
@@ -180,11 +302,16 @@ public final class CosIdRuntime implements AutoCloseable {
      * doubling, at most 1 s apart) until the acquire timeout has passed, as start-up does.
      */
     private LayoutRecord recordLayout(String name, LayoutRecord proposed) {
+        return retrying(() -> keeper.registerLayout(name, proposed));
+    }
+
+    /** Runs a store call, retrying one that cannot be reached as {@link #recordLayout} describes. */
+    private <T> T retrying(java.util.function.Supplier<T> call) {
         long started = clock.monotonicNanos();
         long backoff = 100_000_000L;
         for (;;) {
             try {
-                return keeper.registerLayout(name, proposed);
+                return call.get();
             } catch (StoreDataLostException e) {
                 throw e;
             } catch (LeaseStoreException e) {
@@ -210,13 +337,13 @@ public final class CosIdRuntime implements AutoCloseable {
      * @return the status now
      */
     public RuntimeStatus status() {
-        RuntimeStatus status = keeper.status(owner, store == null);
+        RuntimeStatus status = keeper.status(owner, store == null).withLayoutRunsOutAt(layoutRunsOutAt());
         synchronized (this) {
             if (state == State.CLOSED && status.state() != RuntimeStatus.State.CLOSED) {
                 return new RuntimeStatus(status.namespace(), status.owner(), status.staticSlot(),
                         RuntimeStatus.State.CLOSED, status.lease(), status.localNow(), status.clockSkewMillis(), -1,
                         status.lastAcquireMillis(), status.renewals(), status.renewalFailures(), status.leasesLost(),
-                        status.reason());
+                        status.reason(), status.layoutRunsOutAt());
             }
         }
         return status;
@@ -251,6 +378,21 @@ public final class CosIdRuntime implements AutoCloseable {
     }
 
     /**
+     * Reads every segment counter of the namespace from the store: what a status page shows.
+     *
+     * @return segment name to the last id reserved, by name
+     * @throws IllegalStateException for a static slot, which has no store
+     * @throws dev.cosid.lease.LeaseStoreException when the store cannot be read
+     */
+    public java.util.SortedMap<String, Long> segmentCounters() {
+        if (store == null) {
+            throw new IllegalStateException("the runtime of namespace '" + namespace + "' has a static slot and no "
+                    + "store: it keeps no segment counters");
+        }
+        return store.segments(namespace);
+    }
+
+    /**
      * Returns how far ahead of the clock a generator's unit may start ({@link Builder#maxLead(Duration)});
      * zero when generators wait for the clock.
      */
@@ -276,6 +418,10 @@ public final class CosIdRuntime implements AutoCloseable {
                 return;
             }
             state = State.CLOSED;
+        }
+        // segments first: their tails go back to the store while it is still open
+        for (SegmentChain segment : segments.values()) {
+            segment.close();
         }
         keeper.stop();
         long lastIssued = keeper.lease().floor();
@@ -357,8 +503,23 @@ public final class CosIdRuntime implements AutoCloseable {
         private Duration ahead = Duration.ofSeconds(10);
         private Instant notBefore;
         private boolean allowFutureNotBefore;
+        private IdLayout layout = IdLayout.MILLISECOND;
+        private SegmentPolicy segmentPolicy = SegmentPolicy.DEFAULT;
 
         private Builder() {
+        }
+
+        /**
+         * Sets the default layout, that of {@link CosIdRuntime#snowflake(String)}; default
+         * {@link IdLayout#MILLISECOND}. Its slot bits must hold {@link #bits(int)}. A layout that runs out
+         * within a year of the clock is logged as a warning at start.
+         *
+         * @param layout the default layout
+         * @return this builder
+         */
+        public Builder layout(IdLayout layout) {
+            this.layout = Objects.requireNonNull(layout, "layout");
+            return this;
         }
 
         /**
@@ -492,6 +653,17 @@ public final class CosIdRuntime implements AutoCloseable {
          */
         public Builder tickingClock(boolean enabled) {
             this.tickingClock = enabled;
+            return this;
+        }
+
+        /**
+         * Sets how {@link CosIdRuntime#segment(String)} sizes its ranges; default {@link SegmentPolicy#DEFAULT}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder segmentPolicy(SegmentPolicy policy) {
+            this.segmentPolicy = Objects.requireNonNull(policy, "policy");
             return this;
         }
 
@@ -715,6 +887,7 @@ public final class CosIdRuntime implements AutoCloseable {
             if (bits < 0 || bits > Limits.BITS_MAX) {
                 throw new IllegalArgumentException("bits " + bits + " are outside 0.." + Limits.BITS_MAX);
             }
+            layout.requireSlotBits(bits);
             settings.limit = 1 << bits;
             if (preferredSlot != null) {
                 Namespaces.requireSlot(preferredSlot, settings.limit);

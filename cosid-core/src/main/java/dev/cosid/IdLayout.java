@@ -1,6 +1,8 @@
 package dev.cosid;
 
+import dev.cosid.time.Clock;
 import java.time.DateTimeException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
@@ -144,6 +146,46 @@ public record IdLayout(long epochMillis, long unitMillis, int timestampBits, int
             return Math.addExact(Math.addExact(epochMillis, Math.multiplyExact(lastUnit, unitMillis)), unitMillis - 1);
         } catch (ArithmeticException beyondLong) {
             return Long.MAX_VALUE;
+        }
+    }
+
+    /**
+     * Returns the instant this layout's timestamp bits run out: the first millisecond no id of it can
+     * carry. A generator refuses to issue from then on; plan a new layout (or name) well before it.
+     *
+     * @return {@code endMillis() + 1}, or the largest instant of a long when the bits outlast it
+     */
+    public Instant runsOutAt() {
+        long end = endMillis();
+        return Instant.ofEpochMilli(end == Long.MAX_VALUE ? end : end + 1);
+    }
+
+    /**
+     * Returns the time left before this layout runs out, read from a clock.
+     *
+     * @param clock the clock
+     * @return {@link #runsOutAt()} minus now; zero or negative once run out
+     */
+    public Duration runway(Clock clock) {
+        return Duration.ofMillis(runwayMillis(clock.nowMillis()));
+    }
+
+    /**
+     * Returns the milliseconds left before this layout runs out at a given instant.
+     *
+     * @param nowMillis milliseconds since the Unix epoch
+     * @return {@link #runsOutAt()} minus now; zero or negative once run out; {@link Long#MAX_VALUE} when the
+     *     bits outlast a long
+     */
+    public long runwayMillis(long nowMillis) {
+        long end = endMillis();
+        if (end == Long.MAX_VALUE) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            return Math.subtractExact(end + 1, nowMillis);
+        } catch (ArithmeticException beyondLong) {
+            return nowMillis < 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
         }
     }
 

@@ -37,7 +37,12 @@ public class IdUnavailableException extends RuntimeException {
         /** The lease on the slot was lost; no id is issued until a new slot is bound. */
         SLOT_LOST,
         /** The generator or its runtime is closed, or the runtime stopped for good. */
-        CLOSED
+        CLOSED,
+        /**
+         * A segment generator used up every range it reserved and the store did not answer the next
+         * reservation within the wait bound.
+         */
+        SEGMENT_PENDING
     }
 
     private final Reason reason;

@@ -56,6 +56,8 @@ public final class Limits {
     public static final String NOT_BEFORE_MAX_TEXT = "2200-01-01T00:00:00Z";
     /** The latest not-before at all: past every preset layout's last id. */
     public static final Instant NOT_BEFORE_MAX = Instant.parse(NOT_BEFORE_MAX_TEXT);
+    /** How close to a layout's end ({@link IdLayout#runsOutAt()}) a runtime starts warning of it, once a layout. */
+    public static final Duration RUNWAY_WARNING = Duration.ofDays(365);
     /** The most slot bits a namespace may have. */
     public static final int BITS_MAX = 16;
 
@@ -84,6 +86,23 @@ public final class Limits {
             throw new IllegalArgumentException(name + " of " + text(value) + " is longer than the most, " + text(most));
         }
         return value.toMillis();
+    }
+
+    /**
+     * Writes a long duration roughly: whole days from two days on, whole hours from one hour, else as
+     * {@link #text(Duration)} in whole seconds.
+     *
+     * @param value a duration, zero or more
+     * @return its text, such as {@code 180 days}
+     */
+    static String roughly(Duration value) {
+        if (value.toDays() >= 2) {
+            return value.toDays() + " days";
+        }
+        if (value.toHours() >= 1) {
+            return value.toHours() + " h";
+        }
+        return text(Duration.ofSeconds(value.getSeconds()));
     }
 
     /**

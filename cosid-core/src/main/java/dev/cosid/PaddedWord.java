@@ -25,6 +25,11 @@ final class PaddedWord extends PaddedWordRight {
         return (long) VALUE.getVolatile(this);
     }
 
+    /** Adds {@code delta} in one atomic step and returns the value before. */
+    long getAndAdd(long delta) {
+        return (long) VALUE.getAndAdd(this, delta);
+    }
+
     boolean compareAndSet(long expected, long next) {
         return VALUE.compareAndSet(this, expected, next);
     }

@@ -16,6 +16,7 @@ import dev.cosid.lease.SlotLease;
  *     health.down(status.problem());
  * }
  * long remaining = status.windowRemainingMillis();
+ * long runway = status.runwayMillis(); // until the first layout's timestamp bits run out
  * }</pre>
  *
  * @param namespace the namespace
@@ -31,10 +32,38 @@ import dev.cosid.lease.SlotLease;
  * @param renewalFailures the renewals and re-acquisitions that failed
  * @param leasesLost the leases found gone by a renewal
  * @param reason why the lease was lost or the runtime stopped for good, when the keeper knows; else empty
+ * @param layoutRunsOutAt when the first of the runtime's layouts runs out ({@link IdLayout#runsOutAt()}), in
+ *     milliseconds since the Unix epoch: the earliest of its generators' layouts, or its default layout's
+ *     while it has none
  */
 public record RuntimeStatus(String namespace, Owner owner, boolean staticSlot, State state, SlotLease lease,
                             long localNow, long clockSkewMillis, long nextStepAt, long lastAcquireMillis,
-                            long renewals, long renewalFailures, long leasesLost, String reason) {
+                            long renewals, long renewalFailures, long leasesLost, String reason,
+                            long layoutRunsOutAt) {
+
+    /**
+     * A reading whose runway is that of the default layout, {@link IdLayout#MILLISECOND}.
+     *
+     * @param namespace the namespace
+     * @param owner this runtime's owner key and incarnation
+     * @param staticSlot whether the slot is static (no store)
+     * @param state whether the window is bound, lost or closed
+     * @param lease the current lease, or the last one when lost or closed
+     * @param localNow the runtime's clock at the reading
+     * @param clockSkewMillis the runtime's clock minus the store's at the latest store answer
+     * @param nextStepAt when the keeper next renews, retries or moves the ceiling; -1 when stopped
+     * @param lastAcquireMillis how long the latest acquisition of a slot took
+     * @param renewals the renewals that succeeded
+     * @param renewalFailures the renewals and re-acquisitions that failed
+     * @param leasesLost the leases found gone by a renewal
+     * @param reason why the lease was lost or the runtime stopped for good; else empty
+     */
+    public RuntimeStatus(String namespace, Owner owner, boolean staticSlot, State state, SlotLease lease,
+                         long localNow, long clockSkewMillis, long nextStepAt, long lastAcquireMillis,
+                         long renewals, long renewalFailures, long leasesLost, String reason) {
+        this(namespace, owner, staticSlot, state, lease, localNow, clockSkewMillis, nextStepAt, lastAcquireMillis,
+                renewals, renewalFailures, leasesLost, reason, IdLayout.MILLISECOND.runsOutAt().toEpochMilli());
+    }
 
     /** Whether the runtime holds a window. */
     public enum State {
@@ -56,6 +85,26 @@ public record RuntimeStatus(String namespace, Owner owner, boolean staticSlot, S
     /** Returns the ceiling minus now: how long ids can be issued without another renewal; negative past it. */
     public long windowRemainingMillis() {
         return lease.ceiling() - localNow;
+    }
+
+    /**
+     * Returns the time left before the first of the runtime's layouts runs out: {@code layoutRunsOutAt - localNow}.
+     *
+     * @return milliseconds; zero or negative once run out
+     */
+    public long runwayMillis() {
+        return layoutRunsOutAt - localNow;
+    }
+
+    /**
+     * Returns this reading with another runway.
+     *
+     * @param runsOutAt when the first of the runtime's layouts runs out, in milliseconds since the Unix epoch
+     * @return the same reading with {@code layoutRunsOutAt} replaced
+     */
+    public RuntimeStatus withLayoutRunsOutAt(long runsOutAt) {
+        return new RuntimeStatus(namespace, owner, staticSlot, state, lease, localNow, clockSkewMillis, nextStepAt,
+                lastAcquireMillis, renewals, renewalFailures, leasesLost, reason, runsOutAt);
     }
 
     /** Returns why no id can be issued now, or an empty string when one can. */

@@ -1,5 +1,6 @@
 package dev.cosid;
 
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -72,5 +73,15 @@ final class SafeListener implements CosIdListener {
     @Override
     public void onExhausted(long earliestExpiry) {
         call("onExhausted", listener -> listener.onExhausted(earliestExpiry));
+    }
+
+    @Override
+    public void onSegmentReserved(SegmentRange range) {
+        call("onSegmentReserved", listener -> listener.onSegmentReserved(range));
+    }
+
+    @Override
+    public void onSegmentFailed(String name, Throwable cause, int attempt) {
+        call("onSegmentFailed", listener -> listener.onSegmentFailed(name, cause, attempt));
     }
 }

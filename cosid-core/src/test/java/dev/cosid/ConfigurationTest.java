@@ -89,8 +89,10 @@ class ConfigurationTest {
         "cosid.snowflake.zone-id|Asia/Shanghai|nothing replaces it: ids carry UTC milliseconds",
         "cosid.snowflake.provider.order.timestamp-bit|41|replaced by runtime.snowflake(NAME, layout)",
         "cosid.snowflake.share.enabled|true|replaced by runtime.snowflake(NAME, layout)",
-        "cosid.segment.enabled|true|nothing replaces segment ids: CosId 5 issues snowflake ids only",
-        "cosid.segment.distributor.type|jdbc|nothing replaces segment ids",
+        "cosid.segment.distributor.type|jdbc|segment counters live in cosid.store beside the leases: carry CosId's "
+            + "counters over first with './cosid migrate'",
+        "cosid.segment.share.offset|100|replaced by runtime.segment(NAME, policy) (Spring Boot: cosid.segments.NAME",
+        "cosid.segment.share.enabled|false|nothing replaces it: the shared segment generator",
         "cosid.generator.enabled|true|nothing replaces the radix CosIdGenerator",
         "cosid.zookeeper.connect-string|zk:2181|replaced by cosid.store: zookeeper://zk:2181",
         "cosid.zookeeper.session-timeout|60s|nothing replaces it: the ZooKeeper store keeps its own session",
@@ -101,6 +103,21 @@ class ConfigurationTest {
                 () -> builder().configure(Map.of(key, value)));
         assertTrue(e.getMessage().startsWith(key + " = '" + value + "' is a CosId 2.x key that CosId 5 does not take: "
                 + says), e.getMessage());
+    }
+
+    @Test
+    void cosid2SegmentKeysThatMapAreTakenWithAWarning() {
+        try (CosIdRuntime runtime = builder().store(new dev.cosid.lease.InMemoryLeaseStore(clock))
+                .configure(Map.of("cosid.segment.enabled", "true",
+                "cosid.segment.mode", "CHAIN", "cosid.segment.share.step", "500",
+                "cosid.segment.chain.safe-distance", "5")).start()) {
+            long first = runtime.segment("orders").nextId();
+            assertEquals(1, first);
+            assertEquals(500, runtime.segment("invoices").nextIds(500)[499], "one range of at least 500 ids");
+        }
+        assertTrue(warnings().contains("cosid.segment.share.step is a CosId 2.x key: replaced by the runtime's segment "
+                + "policy, ranges of at least 500 ids (Spring Boot: cosid.segments.NAME.min-step)"), warnings().toString());
+        assertEquals(4, warnings().size(), warnings().toString());
     }
 
     @Test

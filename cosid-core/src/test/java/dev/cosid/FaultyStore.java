@@ -26,6 +26,8 @@ final class FaultyStore implements LeaseStore {
     final AtomicInteger failLayouts = new AtomicInteger();
     /** Run before every read, to change the store between two reads of a waiting runtime. */
     volatile Runnable beforeRead;
+    /** Run before every segment reservation, such as a wait that makes the store slow. */
+    volatile Runnable beforeReserve;
 
     FaultyStore(LeaseStore delegate) {
         this.delegate = delegate;
@@ -94,6 +96,34 @@ final class FaultyStore implements LeaseStore {
     public boolean release(SlotLease lease, long lastIssuedMillis) {
         enter("release");
         return delegate.release(lease, lastIssuedMillis);
+    }
+
+    @Override
+    public dev.cosid.lease.SegmentRange reserveSegment(String namespace, String name, long size) {
+        enter("reserveSegment");
+        Runnable hook = beforeReserve;
+        if (hook != null) {
+            hook.run();
+        }
+        return delegate.reserveSegment(namespace, name, size);
+    }
+
+    @Override
+    public boolean returnSegmentTail(dev.cosid.lease.SegmentRange range, long lastIssued) {
+        enter("returnSegmentTail");
+        return delegate.returnSegmentTail(range, lastIssued);
+    }
+
+    @Override
+    public long raiseSegment(String namespace, String name, long atLeast) {
+        enter("raiseSegment");
+        return delegate.raiseSegment(namespace, name, atLeast);
+    }
+
+    @Override
+    public java.util.SortedMap<String, Long> segments(String namespace) {
+        enter("segments");
+        return delegate.segments(namespace);
     }
 
     @Override

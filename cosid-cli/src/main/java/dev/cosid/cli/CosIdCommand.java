@@ -26,13 +26,14 @@ import picocli.CommandLine.Command;
  * ./cosid generate --count 5
  * ./cosid decode 282061010092396544
  * ./cosid leases
+ * ./cosid segment orders --count 5
  * }</pre>
  */
 @Command(name = "cosid", mixinStandardHelpOptions = true, version = "cosid 5.0.0-SNAPSHOT",
         description = "Unique 63-bit Snowflake ids from a leased time window on a slot.",
         subcommands = {GenerateCommand.class, DecodeCommand.class, LeasesCommand.class, SchemaCommand.class,
                 MigrateCommand.class, LeaderCommand.class, RolesCommand.class, ServeCommand.class,
-                CommandLine.HelpCommand.class})
+                SegmentCommand.class, SegmentsCommand.class, CommandLine.HelpCommand.class})
 public final class CosIdCommand implements Runnable {
 
     /** The store every command uses unless {@code --store} says otherwise. */

@@ -2,6 +2,7 @@ package dev.cosid.cli;
 
 import dev.cosid.IdLayout;
 import dev.cosid.IdParts;
+import dev.cosid.time.Clock;
 import java.io.PrintWriter;
 import java.time.DateTimeException;
 import java.time.Instant;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Parameters;
 /** {@code ./cosid decode}: prints the time, slot and sequence of ids, and their friendly form. */
 @Command(name = "decode", mixinStandardHelpOptions = true,
         description = "Prints the time (UTC), slot and sequence of each id, and its friendly form (in --zone); "
-                + "every id is checked before any is printed.")
+                + "every id is checked before any is printed. A last line gives when the layout's timestamp bits "
+                + "run out and the whole days left.")
 final class DecodeCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -54,8 +56,16 @@ final class DecodeCommand implements Callable<Integer> {
             out.println(id + " time=" + Instant.ofEpochMilli(parts.timestampMillis()) + " slot=" + parts.slot()
                     + " sequence=" + parts.sequence() + " friendly=" + layout.friendly(id, zone));
         }
+        out.println(runway(layout, Clock.system().nowMillis()));
         out.flush();
         return 0;
+    }
+
+    /** The last line: when the layout's timestamp bits run out, and the whole days left (negative once past). */
+    static String runway(IdLayout layout, long nowMillis) {
+        long left = layout.runwayMillis(nowMillis);
+        String days = left == Long.MAX_VALUE ? "unbounded" : Long.toString(Math.floorDiv(left, 86_400_000L));
+        return "layout=" + layout.describe().replace(' ', '_') + " runsOutAt=" + layout.runsOutAt() + " runwayDays=" + days;
     }
 
     private static long parse(String text, IdLayout layout) {

@@ -374,5 +374,11 @@ final class GenerateCommand implements Callable<Integer> {
         public void onExhausted(long earliestExpiry) {
             err.println("cosid: every slot is held; the earliest lease expires at " + Times.of(earliestExpiry));
         }
+
+        @Override
+        public void onSegmentFailed(String name, Throwable cause, int attempt) {
+            err.println("cosid: reserving the next range of segment '" + name + "' failed (attempt " + attempt
+                    + "): " + cause.getMessage());
+        }
     }
 }

@@ -5,6 +5,7 @@ import dev.cosid.NamespaceMismatchException;
 import dev.cosid.StateFile;
 import dev.cosid.jdbc.JdbcDialect;
 import dev.cosid.jdbc.JdbcLeaseStore;
+import dev.cosid.jdbc.LeafAllocTable;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStores;
@@ -42,11 +43,17 @@ import picocli.CommandLine.Option;
  * layout, or more than {@link #FUTURE_LIMIT} ahead of this host's clock (without {@code --allow-future})
  * is refused, and so is a safe guard longer than {@link #MAX_SAFE_GUARD}. {@code --dry-run} opens the
  * target read-only and creates neither a file nor a table.
+ *
+ * <p>With {@code --from-leaf} or {@code --from-cosid-segments} it migrates segment counters instead: it
+ * reads Leaf's {@code leaf_alloc} rows or CosId 2.x's segment counters and raises each name's counter in
+ * the store to the largest id the old system can have handed out (see {@link LegacySegments}).
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = {"Computes a safe not-before from CosId 2.x/3.x machine state (the largest last timestamp "
                 + "plus the old safe guard) and writes it as the floor of a static slot's state file or of every "
-                + "slot of a namespace in a store. Stop every old instance first."})
+                + "slot of a namespace in a store. Stop every old instance first.",
+                "With --from-leaf or --from-cosid-segments, raises segment counters in a store instead, so that "
+                        + "segment ids continue above every id Leaf or CosId 2.x handed out."})
 final class MigrateCommand implements Callable<Integer> {
 
     private static final String MIGRATOR = "cosid-migrate";
@@ -72,6 +79,18 @@ final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--from-zookeeper", paramLabel = "ZK_URL",
             description = "a ZooKeeper holding /cosid/{ns}/__itc_idx and /cosid/{ns}/__revert, as zookeeper://host:port")
     List<String> fromZooKeeper = new ArrayList<>();
+
+    @Option(names = "--from-leaf", paramLabel = "JDBC_URL",
+            description = "a database holding Leaf's table leaf_alloc: each biz_tag's segment continues at its max_id")
+    String fromLeaf;
+
+    @Option(names = "--leaf-table", paramLabel = "NAME", defaultValue = LeafAllocTable.DEFAULT_TABLE,
+            description = "the Leaf table of --from-leaf (default: ${DEFAULT-VALUE})")
+    String leafTable;
+
+    @Option(names = "--from-cosid-segments", paramLabel = "URL",
+            description = "CosId 2.x segment counters: a Redis (cosid:{ns.name}.adder) or a database (table cosid)")
+    List<String> fromCosIdSegments = new ArrayList<>();
 
     @Option(names = "--legacy-namespace", paramLabel = "NS",
             description = "read only this CosId namespace (default: all)")
@@ -120,6 +139,9 @@ final class MigrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Namespaces.require(namespace);
+        if (fromLeaf != null || !fromCosIdSegments.isEmpty()) {
+            return migrateSegments();
+        }
         if ((toStateFile == null) == (toStore == null)) {
             throw new IllegalArgumentException("name one target: --to-state-file PATH --slot N, or --to-store URL");
         }
@@ -201,6 +223,107 @@ final class MigrateCommand implements Callable<Integer> {
                     + layout.compose(layout.unitOf(bound), (int) layout.slotCount() - 1, layout.maxSequence()));
         }
         return bound;
+    }
+
+    /**
+     * Raises the segment counter of every name read from Leaf or CosId 2.x so that new segment ids
+     * continue above every id the old system can have handed out. Everything is read and checked
+     * before the target is opened; a counter is only ever raised, so a second run changes nothing.
+     */
+    private int migrateSegments() {
+        List<String> machineOptions = new ArrayList<>();
+        if (!fromFiles.isEmpty()) {
+            machineOptions.add("--from-file");
+        }
+        if (!fromJdbc.isEmpty()) {
+            machineOptions.add("--from-jdbc");
+        }
+        if (!fromRedis.isEmpty()) {
+            machineOptions.add("--from-redis");
+        }
+        if (!fromZooKeeper.isEmpty()) {
+            machineOptions.add("--from-zookeeper");
+        }
+        if (toStateFile != null) {
+            machineOptions.add("--to-state-file");
+        }
+        if (slot != null) {
+            machineOptions.add("--slot");
+        }
+        if (notBefore != null) {
+            machineOptions.add("--not-before");
+        }
+        if (!machineOptions.isEmpty()) {
+            throw new IllegalArgumentException("segment counters (--from-leaf, --from-cosid-segments) and machine state "
+                    + String.join(", ", machineOptions) + " migrate in separate runs: run migrate once for each");
+        }
+        if (toStore == null) {
+            throw new IllegalArgumentException("segment counters migrate into a store: add --to-store URL");
+        }
+        if (fromLeaf != null && legacyNamespace != null && fromCosIdSegments.isEmpty()) {
+            throw new IllegalArgumentException("--legacy-namespace selects a CosId namespace; Leaf's table has none "
+                    + "(each biz_tag becomes a segment of --namespace)");
+        }
+        LeafAllocTable.requireTable(leafTable);
+        if (bits < 0 || bits > 16) {
+            throw new IllegalArgumentException("--bits " + bits + " is outside 0..16");
+        }
+        if (tolerance.isNegative() || tolerance.compareTo(MAX_SAFE_GUARD) > 0) {
+            throw new IllegalArgumentException("--tolerance " + tolerance + " is outside 0 to " + MAX_SAFE_GUARD);
+        }
+        List<LegacySegments.Counter> counters = new ArrayList<>();
+        if (fromLeaf != null) {
+            counters.addAll(LegacySegments.fromLeaf(fromLeaf, leafTable));
+        }
+        for (String url : fromCosIdSegments) {
+            List<LegacySegments.Counter> read = url.regionMatches(true, 0, "jdbc:", 0, 5)
+                    ? LegacySegments.fromCosIdJdbc(url, legacyNamespace)
+                    : LegacySegments.fromCosIdRedis(url, legacyNamespace);
+            if (read.isEmpty()) {
+                throw new IllegalStateException("no CosId segment counter was found in " + LeaseStores.redact(url)
+                        + (legacyNamespace == null ? "" : " under namespace '" + legacyNamespace + "'") + ": nothing to "
+                        + "migrate; check the URL" + (legacyNamespace == null ? "" : " and --legacy-namespace"));
+            }
+            counters.addAll(read);
+        }
+        java.util.SortedMap<String, Long> targets = new java.util.TreeMap<>();
+        counters.forEach(counter -> targets.merge(counter.name(), counter.counter(), Math::max));
+        PrintWriter out = spec.commandLine().getOut();
+        LegacySegments.report(counters, out);
+        NamespaceRecord proposed = new NamespaceRecord(1 << bits, tolerance.toMillis());
+        Optional<LeaseStore> opened = dryRun ? openReadOnly(toStore) : Optional.of(LeaseStores.open(toStore));
+        if (opened.isEmpty()) {
+            out.println("would create the CosId tables in " + LeaseStores.redact(toStore) + " and register namespace '"
+                    + namespace + "'");
+            targets.forEach((name, counter) -> out.println("would raise segment '" + name + "' of namespace '"
+                    + namespace + "' to " + counter + ": ids continue at " + (counter + 1)));
+            out.flush();
+            return 0;
+        }
+        try (LeaseStore store = opened.get()) {
+            boolean registered = store.namespace(namespace).isPresent();
+            if (!registered && !dryRun) {
+                store.register(namespace, proposed);
+            }
+            java.util.SortedMap<String, Long> current = registered
+                    ? store.segments(namespace) : java.util.Collections.emptySortedMap();
+            for (Map.Entry<String, Long> target : targets.entrySet()) {
+                String name = target.getKey();
+                long before = current.getOrDefault(name, 0L);
+                long after = dryRun ? Math.max(before, target.getValue())
+                        : store.raiseSegment(namespace, name, target.getValue());
+                String where = "segment '" + name + "' of namespace '" + namespace + "' in " + store.describe();
+                if (after == before) {
+                    out.println((dryRun ? "would keep " : "kept ") + where + " at " + after
+                            + ", already at or above " + target.getValue() + ": ids continue at " + (after + 1));
+                } else {
+                    out.println((dryRun ? "would raise " : "raised ") + where + " from " + before + " to " + after
+                            + ": ids continue at " + (after + 1));
+                }
+            }
+        }
+        out.flush();
+        return 0;
     }
 
     /** Refuses an instant before 1970 or past the last one the layout's ids can carry. */

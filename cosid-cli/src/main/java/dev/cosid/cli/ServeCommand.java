@@ -75,6 +75,11 @@ final class ServeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     List<String> names;
 
+    @Option(names = "--segments", paramLabel = "NAME", split = ",",
+            description = "the segment counters served at /v1/segments/{name} and Leaf's /api/segment/get/{key}, "
+                    + "comma-separated; only these (default: none)")
+    List<String> segments;
+
     @Option(names = "--grace", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
             description = "how long a stop waits for requests in flight (default: ${DEFAULT-VALUE})")
     Duration grace;
@@ -97,6 +102,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--bind " + bind + " does not resolve to an address");
         }
         CosIdServer.Builder serverBuilder = CosIdServer.builder().bind(address).port(port).layout(layout).names(names)
+                .segments(segments == null ? List.of() : segments)
                 .token(token.orElse(null)).insecureNoToken(insecureNoToken).tls(tls).shutdownGrace(grace);
         if (token.isEmpty() && !address.isLoopbackAddress() && !insecureNoToken) {
             throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and no token is set: "

@@ -265,6 +265,7 @@ class StoreUrlsTest {
             assertEquals("0", schema[0]);
             assertTrue(schema[1].contains("CREATE TABLE IF NOT EXISTS cosid_namespace"), schema[1]);
             assertTrue(schema[1].contains("CREATE TABLE IF NOT EXISTS cosid_slot"), schema[1]);
+            assertTrue(schema[1].contains("CREATE TABLE IF NOT EXISTS cosid_segment"), schema[1]);
         }
         String[] unknown = run("schema", "--dialect", "oracle");
         assertEquals("2", unknown[0]);

@@ -29,6 +29,17 @@ public final class NamespaceLimits {
     }
 
     /**
+     * Reports whether this store registered or read the namespace before: a record missing now that
+     * was there then vanished (the store lost data) rather than never having been written.
+     *
+     * @param namespace the namespace
+     * @return true when its record was seen
+     */
+    public boolean remembers(String namespace) {
+        return limits.containsKey(namespace);
+    }
+
+    /**
      * Checks a namespace name and a slot number against the namespace's limit, loading it once.
      *
      * @param namespace the namespace

@@ -10,10 +10,12 @@ import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -346,6 +348,163 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     private static String text(KeyValue entry) {
         return entry.getValue().toString(StandardCharsets.UTF_8);
+    }
+
+    /** How often a segment transaction that lost a race to another writer runs again on the value it found. */
+    private static final int SEGMENT_ATTEMPTS = 1_000;
+
+    /** The last counter value and mod revision seen per segment key, or a null value with revision 0 for none. */
+    private final Map<String, SeenCounter> seenCounters = new ConcurrentHashMap<>();
+
+    private record SeenCounter(Long value, long modRevision) {
+        static final SeenCounter ABSENT = new SeenCounter(null, 0);
+    }
+
+    private String segmentsPrefix(String namespace) {
+        return root + namespace + "/segments/";
+    }
+
+    /** A key for a segment counter: the URL-encoded name, as for layouts. */
+    private String segmentKey(String namespace, String name) {
+        return segmentsPrefix(namespace) + URLEncoder.encode(name, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public SegmentRange reserveSegment(String namespace, String name, long size) {
+        requireSegment(namespace, name);
+        if (size < 1) {
+            throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
+        }
+        long last = updateSegment("reserve " + size + " ids of segment '" + name + "' of namespace '" + namespace
+                + "'", namespace, name, current -> Math.addExact(current, size));
+        return new SegmentRange(namespace, name, last - size + 1, last);
+    }
+
+    @Override
+    public long raiseSegment(String namespace, String name, long atLeast) {
+        requireSegment(namespace, name);
+        if (atLeast < 0) {
+            throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
+        }
+        return updateSegment("raise segment '" + name + "' of namespace '" + namespace + "' to " + atLeast,
+                namespace, name, current -> Math.max(current, atLeast));
+    }
+
+    /**
+     * Moves a counter with one transaction compared on the counter key's mod revision and value (as last
+     * seen) and on the namespace key's existence; a failed compare returns both keys, and the change runs
+     * again on the value found. A transaction whose answer was lost leaves a value this store did not see,
+     * so the next attempt's compare fails and reserves afresh: the lost range is wasted, never reissued.
+     */
+    private long updateSegment(String what, String namespace, String name, java.util.function.LongUnaryOperator change) {
+        String segmentKey = segmentKey(namespace, name);
+        ByteSequence k = key(segmentKey);
+        ByteSequence ns = key(namespaceKey(namespace));
+        SeenCounter last = seenCounters.getOrDefault(segmentKey, SeenCounter.ABSENT);
+        boolean fresh = false;
+        for (int attempt = 0; attempt < SEGMENT_ATTEMPTS; attempt++) {
+            long next;
+            try {
+                next = change.applyAsLong(last.value() == null ? 0 : last.value());
+            } catch (ArithmeticException full) {
+                if (!fresh) {
+                    // the value remembered may be stale: judge the current one
+                    last = seenCounter(namespace, name, segmentKey, await(what, kv.get(k)));
+                    fresh = true;
+                    continue;
+                }
+                throw new LeaseStoreException("segment '" + name + "' of namespace '" + namespace + "' stands at "
+                        + last.value() + ": the reservation would pass the largest id " + Long.MAX_VALUE);
+            }
+            Cmp guess = last.value() == null ? new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0))
+                    : new Cmp(k, Cmp.Op.EQUAL, CmpTarget.value(bytes(Long.toString(last.value()))));
+            TxnResponse response = await(what, kv.txn()
+                    .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(last.modRevision())), guess,
+                            new Cmp(ns, Cmp.Op.GREATER, CmpTarget.createRevision(0)))
+                    .Then(Op.put(k, bytes(Long.toString(next)), PutOption.DEFAULT))
+                    .Else(Op.get(k, GetOption.DEFAULT), Op.get(ns, GetOption.DEFAULT))
+                    .commit());
+            if (response.isSucceeded()) {
+                seenCounters.put(segmentKey, new SeenCounter(next, response.getHeader().getRevision()));
+                return next;
+            }
+            if (response.getGetResponses().get(1).getKvs().isEmpty()) {
+                seenCounters.remove(segmentKey);
+                throw namespaceMissing(namespace);
+            }
+            last = seenCounter(namespace, name, segmentKey, response.getGetResponses().get(0));
+            fresh = true;
+        }
+        throw new LeaseStoreException("segment '" + name + "' of namespace '" + namespace + "' in " + description
+                + " kept changing during " + SEGMENT_ATTEMPTS + " attempts");
+    }
+
+    private SeenCounter seenCounter(String namespace, String name, String segmentKey, GetResponse response) {
+        SeenCounter current = response.getKvs().isEmpty() ? SeenCounter.ABSENT
+                : new SeenCounter(parseCounter(namespace, name, text(response.getKvs().get(0))),
+                        response.getKvs().get(0).getModRevision());
+        seenCounters.put(segmentKey, current);
+        return current;
+    }
+
+    private long parseCounter(String namespace, String name, String text) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new LeaseStoreException("the counter of segment '" + name + "' of namespace '" + namespace + "' in "
+                    + description + " is corrupt: '" + text + "'");
+        }
+    }
+
+    @Override
+    public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
+        requireSegment(range.namespace(), range.name());
+        if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
+            throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
+        }
+        String segmentKey = segmentKey(range.namespace(), range.name());
+        ByteSequence k = key(segmentKey);
+        TxnResponse response = await("return the tail of " + range, kv.txn()
+                .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.value(bytes(Long.toString(range.last())))),
+                        new Cmp(key(namespaceKey(range.namespace())), Cmp.Op.GREATER, CmpTarget.createRevision(0)))
+                .Then(Op.put(k, bytes(Long.toString(lastIssued)), PutOption.DEFAULT))
+                .commit());
+        if (response.isSucceeded()) {
+            seenCounters.put(segmentKey, new SeenCounter(lastIssued, response.getHeader().getRevision()));
+        }
+        return response.isSucceeded();
+    }
+
+    @Override
+    public java.util.SortedMap<String, Long> segments(String namespace) {
+        Namespaces.require(namespace);
+        String prefix = segmentsPrefix(namespace);
+        GetResponse response = await("read the segments of namespace '" + namespace + "'",
+                kv.get(key(prefix), GetOption.builder().isPrefix(true).build()));
+        java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
+        for (KeyValue entry : response.getKvs()) {
+            String name = java.net.URLDecoder.decode(
+                    entry.getKey().toString(StandardCharsets.UTF_8).substring(prefix.length()), StandardCharsets.UTF_8);
+            counters.put(name, parseCounter(namespace, name, text(entry)));
+        }
+        return counters;
+    }
+
+    private static void requireSegment(String namespace, String name) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+    }
+
+    /** A namespace record this store registered and no longer finds was lost; one never registered is refused. */
+    private RuntimeException namespaceMissing(String namespace) {
+        if (limits.remembers(namespace)) {
+            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
+                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
+                    + "their lost values may be in use; restore the data, or raise each counter past every id "
+                    + "issued ('./cosid migrate') after registering the namespace again");
+        }
+        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
+                + "; a runtime registers it at start");
     }
 
     @Override

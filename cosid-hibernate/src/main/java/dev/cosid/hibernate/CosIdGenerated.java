@@ -23,6 +23,12 @@ import org.hibernate.annotations.IdGeneratorType;
  *     @CosIdGenerated("order")
  *     private Long id;
  * }
+ * @Entity
+ * public class Invoice {
+ *     @Id
+ *     @CosIdGenerated(value = "invoice", segment = true)   // 1, 2, 3, ... from the counter "invoice"
+ *     private Long number;
+ * }
  * // without Spring Boot: settings.put(CosIdGenerated.RUNTIME_SETTING, runtime);
  * }</pre>
  */
@@ -44,4 +50,17 @@ public @interface CosIdGenerated {
      * of that name already, else {@code MILLISECOND}.
      */
     String layout() default "";
+
+    /**
+     * Returns whether the id comes from the segment counter of this name ({@code runtime.segment(name)}):
+     * dense increasing numbers instead of Snowflake ids; default false. A segment takes no layout.
+     */
+    boolean segment() default false;
+
+    /**
+     * The Hibernate setting that may hold a {@code java.util.function.Function<String, SegmentId>}: how a
+     * segment name becomes its generator. The Spring Boot starter sets it, so the policy of
+     * {@code cosid.segments.NAME} applies; without it the runtime's {@code segment(name)} is used.
+     */
+    String SEGMENTS_SETTING = "dev.cosid.hibernate.segments";
 }

@@ -2,12 +2,15 @@ package dev.cosid.hibernate;
 
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
+import dev.cosid.SegmentId;
 import dev.cosid.SnowflakeId;
 import java.lang.reflect.Field;
 import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.hibernate.engine.config.spi.ConfigurationService;
 import org.hibernate.engine.spi.SharedSessionContractImplementor;
 import org.hibernate.generator.AnnotationBasedGenerator;
@@ -18,7 +21,8 @@ import org.hibernate.generator.GeneratorCreationContext;
 
 /**
  * The Hibernate generator behind {@link CosIdGenerated}: takes each new id from a named generator of
- * the runtime in the setting {@link CosIdGenerated#RUNTIME_SETTING}.
+ * the runtime in the setting {@link CosIdGenerated#RUNTIME_SETTING}, or from its segment counter of that
+ * name with {@code segment = true}.
  *
  * <p>Hibernate creates it once per entity id when the session factory is built; a missing runtime or
  * an id that is not a {@code long} stops that build with a message naming the entity.
@@ -32,7 +36,7 @@ public final class CosIdIdentifierGenerator implements BeforeExecutionGenerator,
 
     private static final long serialVersionUID = 1L;
 
-    private transient SnowflakeId ids;
+    private transient LongSupplier ids;
 
     /** Creates the generator; Hibernate then calls {@link #initialize}, in ORM 6.6 and 7 alike. */
     public CosIdIdentifierGenerator() {
@@ -64,7 +68,26 @@ public final class CosIdIdentifierGenerator implements BeforeExecutionGenerator,
                     + (runtime == null ? "nothing" : runtime.getClass().getName())
                     + "); put the runtime there, or use the CosId Spring Boot starter");
         }
-        this.ids = generator(cosid, config, where);
+        if (config.segment()) {
+            if (!config.layout().isEmpty()) {
+                throw new IllegalArgumentException("@CosIdGenerated(value = \"" + config.value() + "\", segment = true) on "
+                        + where + " takes no layout ('" + config.layout() + "'): segment ids are plain numbers");
+            }
+            SegmentId segment = segment(cosid, settings.get(CosIdGenerated.SEGMENTS_SETTING), config.value());
+            this.ids = segment::nextId;
+        } else {
+            SnowflakeId snowflake = generator(cosid, config, where);
+            this.ids = snowflake::nextId;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static SegmentId segment(CosIdRuntime runtime, Object source, String name) {
+        if (source instanceof Function<?, ?> function) {
+            return ((Function<String, SegmentId>) function).apply(name);
+        }
+        return runtime.segments().stream().filter(s -> s.name().equals(name)).findFirst()
+                .orElseGet(() -> runtime.segment(name));
     }
 
     private static SnowflakeId generator(CosIdRuntime runtime, CosIdGenerated config, String where) {
@@ -87,7 +110,7 @@ public final class CosIdIdentifierGenerator implements BeforeExecutionGenerator,
         if (ids == null) {
             throw new IllegalStateException("this CosId generator was never initialized by Hibernate");
         }
-        return ids.nextId();
+        return ids.getAsLong();
     }
 
     @Override

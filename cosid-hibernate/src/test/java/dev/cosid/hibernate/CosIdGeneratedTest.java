@@ -45,6 +45,13 @@ class CosIdGeneratedTest {
         private long id;
     }
 
+    @Entity(name = "Invoice")
+    public static class Invoice {
+        @Id
+        @CosIdGenerated(value = "invoice", segment = true)
+        private Long number;
+    }
+
     @Entity(name = "Named")
     public static class Named {
         @Id
@@ -95,6 +102,27 @@ class CosIdGeneratedTest {
                 assertEquals(IdLayout.SECOND, runtime.snowflake("batch", IdLayout.SECOND).layout());
                 assertEquals(1, runtime.snowflake("batch", IdLayout.SECOND).stats().issued());
                 assertEquals(runtime.lease().slot(), IdLayout.SECOND.parse(batchId).slot());
+            }
+        }
+    }
+
+    @Test
+    void aSegmentEntityGetsDenseNumbersFromItsCounter() {
+        try (CosIdRuntime runtime = CosIdRuntime.builder().namespace("hibernate-seg").store(POSTGRES.server().jdbcUrl())
+                .ownerKey("hibernate-seg").start()) {
+            Configuration configuration = hibernate(Invoice.class);
+            configuration.getProperties().put(CosIdGenerated.RUNTIME_SETTING, runtime);
+            try (SessionFactory factory = configuration.buildSessionFactory()) {
+                long before = runtime.segment("invoice").nextId();
+                factory.inTransaction(session -> {
+                    for (int i = 0; i < 3; i++) {
+                        session.persist(new Invoice());
+                    }
+                });
+                List<Long> stored = factory.fromSession(session -> session
+                        .createSelectionQuery("select i.number from Invoice i order by i.number", Long.class)
+                        .getResultList());
+                assertEquals(List.of(before + 1, before + 2, before + 3), stored, "the next numbers of the counter");
             }
         }
     }

@@ -95,4 +95,35 @@ final class H2Dialect extends JdbcDialect {
                 + "fence = fence + 1 WHERE namespace = :ns AND slot = :slot AND owner_key = :key "
                 + "AND owner_incarnation = :inc AND fence = :fence)";
     }
+
+    @Override
+    String segmentTable() {
+        return JdbcDialect.POSTGRESQL.segmentTable();
+    }
+
+    /** An overflow of the counter fails the statement (numeric value out of range), changing nothing. */
+    @Override
+    String reserveSegment() {
+        return segmentMerge("s.last_id + x.amount");
+    }
+
+    @Override
+    String raiseSegment() {
+        return segmentMerge("GREATEST(s.last_id, x.amount)");
+    }
+
+    private static String segmentMerge(String update) {
+        return "SELECT last_id FROM FINAL TABLE (MERGE INTO cosid_segment s USING (SELECT v.namespace, v.name, v.amount "
+                + "FROM (VALUES (CAST(:ns AS VARCHAR(64)), CAST(:name AS VARCHAR(128)), CAST(:size AS BIGINT))) "
+                + "AS v (namespace, name, amount) WHERE " + namespaceExists() + ") AS x "
+                + "ON s.namespace = x.namespace AND s.name = x.name "
+                + "WHEN MATCHED THEN UPDATE SET last_id = " + update + " "
+                + "WHEN NOT MATCHED THEN INSERT (namespace, name, last_id) VALUES (x.namespace, x.name, x.amount))";
+    }
+
+    @Override
+    String returnSegmentTail() {
+        return "UPDATE cosid_segment SET last_id = CAST(:last AS BIGINT) WHERE namespace = :ns AND name = :name "
+                + "AND last_id = CAST(:seen AS BIGINT) AND " + namespaceExists();
+    }
 }

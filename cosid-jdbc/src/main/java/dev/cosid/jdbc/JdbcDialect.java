@@ -66,7 +66,7 @@ public abstract class JdbcDialect {
 
     /** Returns the DDL statements that create the schema; each is safe to run again. */
     public List<String> schema() {
-        return List.of(namespaceTable(), slotTable(), layoutTable());
+        return List.of(namespaceTable(), slotTable(), layoutTable(), segmentTable());
     }
 
     /** The table of namespace records. */
@@ -163,6 +163,53 @@ public abstract class JdbcDialect {
 
     /** Releases the lease of {@code :key/:inc} with {@code :fence}, handing on {@code :last}. */
     abstract String release();
+
+    /** The table of segment counters (name to the last id reserved), added with segment ids; made at the next open. */
+    abstract String segmentTable();
+
+    /**
+     * Moves the counter of {@code :ns, :name} by {@code :size} (from 0 when it has none) in one statement
+     * and returns {@code last_id} after it; no row when the namespace record of {@code :ns} is missing, or
+     * (where the database would not refuse it itself) when the counter would pass the largest id.
+     */
+    abstract String reserveSegment();
+
+    /** Raises the counter of {@code :ns, :name} to at least {@code :size} and returns it; no row without the namespace. */
+    abstract String raiseSegment();
+
+    /** Sets the counter of {@code :ns, :name} to {@code :last} only while it still is {@code :seen} and the namespace exists. */
+    String returnSegmentTail() {
+        return "UPDATE cosid_segment SET last_id = :last WHERE namespace = :ns AND name = :name AND last_id = :seen AND "
+                + namespaceExists();
+    }
+
+    /** Selects the counter of {@code :ns, :name}. */
+    String selectSegment() {
+        return "SELECT last_id FROM cosid_segment WHERE namespace = :ns AND name = :name";
+    }
+
+    /** Selects every counter of {@code :ns}: name and last_id. */
+    String selectSegments() {
+        return "SELECT name, last_id FROM cosid_segment WHERE namespace = :ns";
+    }
+
+    /** A statement that fails when the segment table is missing. */
+    String probeSegments() {
+        return "SELECT COUNT(*) FROM cosid_segment WHERE 1 = 0";
+    }
+
+    /**
+     * Reports whether an error of a segment statement means that it changed nothing and may run again: a
+     * deadlock or serialization failure that rolled it back, or a concurrent first insert of the same
+     * counter that won the race.
+     *
+     * @param e the error
+     * @return true when the statement may simply run again
+     */
+    static boolean rolledBack(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.equals("40001") || state.equals("40P01") || state.startsWith("23"));
+    }
 
     @Override
     public String toString() {

@@ -9,6 +9,7 @@ import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
@@ -24,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -54,6 +57,8 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final NamedSql release;
     private final NamedSql insertLayout;
     private final NamedSql selectLayout;
+    /** Leaf's table, when segment counters are kept there; null for the store's own {@code cosid_segment}. */
+    private final LeafAllocTable leaf;
     /**
      * Whether every write must find the primary committing synchronously to a standby: a PostgreSQL URL that
      * names several hosts fails over to a standby, and only a synchronous one has every confirmed write.
@@ -92,17 +97,23 @@ public final class JdbcLeaseStore implements LeaseStore {
      *     error that names the DDL to run
      */
     public JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema) {
-        this(dataSource, dialect, description, createSchema, null, null, false);
+        this(dataSource, dialect, description, createSchema, null, null, null, false);
     }
 
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
                    AutoCloseable onClose, SqliteFile file) {
-        this(dataSource, dialect, description, createSchema, onClose, file, false);
+        this(dataSource, dialect, description, createSchema, onClose, file, null, false);
     }
 
+    /**
+     * Creates a store whose segment counters, when {@code leafTable} is not null, are the rows of Leaf's
+     * table of that name in the same database (see {@link LeafAllocTable}), and which, when
+     * {@code requireSynchronous}, writes only while the primary commits synchronously to a standby.
+     */
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
-                   AutoCloseable onClose, SqliteFile file, boolean requireSynchronous) {
+                   AutoCloseable onClose, SqliteFile file, String leafTable, boolean requireSynchronous) {
         this.requireSynchronous = requireSynchronous;
+        this.leaf = leafTable == null ? null : new LeafAllocTable(dataSource, leafTable, description);
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.description = Objects.requireNonNull(description, "description");
@@ -127,6 +138,9 @@ public final class JdbcLeaseStore implements LeaseStore {
             createSchema();
         } else {
             verifySchema();
+        }
+        if (leaf != null) {
+            leaf.verify();
         }
     }
 
@@ -513,6 +527,180 @@ public final class JdbcLeaseStore implements LeaseStore {
             file.check();
         }
         return result;
+    }
+
+    /** The segment statements, parsed at the first segment operation after the segment table was found. */
+    private volatile SegmentSql segmentSql;
+
+    /** The parsed segment statements of the dialect. */
+    private record SegmentSql(NamedSql reserve, NamedSql raise, NamedSql returnTail, NamedSql select,
+                              NamedSql selectAll) {
+    }
+
+    /** How often a segment statement that a deadlock or a racing first insert rolled back runs again. */
+    private static final int SEGMENT_ATTEMPTS = 20;
+
+    private SegmentSql segmentSql() {
+        SegmentSql sql = segmentSql;
+        if (sql != null) {
+            return sql;
+        }
+        run("find the table cosid_segment", connection -> {
+            try (Statement statement = connection.createStatement()) {
+                statement.executeQuery(dialect.probeSegments()).close();
+            } catch (SQLException missing) {
+                if (dialect.dataGone(missing)) {
+                    throw new LeaseStoreException("the table cosid_segment is missing in " + description + " ("
+                            + missing.getMessage() + "): segment ids keep their counters in it, and the tables "
+                            + "were made before it or by hand. Create it once with:\n" + dialect.segmentTable()
+                            + ";\nor let the store create its tables (createSchema=true)", missing);
+                }
+                throw missing;
+            }
+            return null;
+        });
+        sql = new SegmentSql(NamedSql.parse(dialect.reserveSegment()), NamedSql.parse(dialect.raiseSegment()),
+                NamedSql.parse(dialect.returnSegmentTail()), NamedSql.parse(dialect.selectSegment()),
+                NamedSql.parse(dialect.selectSegments()));
+        segmentSql = sql;
+        return sql;
+    }
+
+    @Override
+    public SegmentRange reserveSegment(String namespace, String name, long size) {
+        requireSegment(namespace, name);
+        if (size < 1) {
+            throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
+        }
+        if (leaf != null) {
+            return leaf.reserve(namespace, name, size);
+        }
+        long last = upsertSegment(segmentSql().reserve(), "reserve " + size + " ids of segment '" + name
+                + "' of namespace '" + namespace + "'", namespace, name, size, true);
+        return new SegmentRange(namespace, name, last - size + 1, last);
+    }
+
+    @Override
+    public long raiseSegment(String namespace, String name, long atLeast) {
+        requireSegment(namespace, name);
+        if (atLeast < 0) {
+            throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
+        }
+        if (leaf != null) {
+            return leaf.raise(name, atLeast);
+        }
+        return upsertSegment(segmentSql().raise(), "raise segment '" + name + "' of namespace '" + namespace
+                + "' to " + atLeast, namespace, name, atLeast, false);
+    }
+
+    /**
+     * Runs a reservation or a raise: one statement, run again only when the database rolled it back. No
+     * row means the namespace record is missing (or, for a reservation, the counter is full).
+     */
+    private long upsertSegment(NamedSql sql, String what, String namespace, String name, long size,
+                               boolean reserving) {
+        Map<String, Object> values = Map.of("ns", namespace, "name", name, "size", size);
+        for (int attempt = 1; ; attempt++) {
+            boolean last = attempt == SEGMENT_ATTEMPTS;
+            Optional<Long> counter = run(what, connection -> {
+                try (PreparedStatement statement = sql.prepare(connection, values);
+                     ResultSet row = statement.executeQuery()) {
+                    return row.next() ? Optional.of(row.getLong(1)) : Optional.<Long>empty();
+                } catch (SQLException e) {
+                    if (!last && JdbcDialect.rolledBack(e)) {
+                        return null; // rolled back, nothing changed: run it again
+                    }
+                    throw e;
+                }
+            });
+            if (counter != null && counter.isPresent()) {
+                return counter.get();
+            }
+            if (counter != null) {
+                explainMissingSegmentRow(namespace, name, size, reserving);
+            }
+            if (last) {
+                throw new LeaseStoreException("cannot " + what + " in " + description + ": the statement changed "
+                        + "nothing " + SEGMENT_ATTEMPTS + " times in a row");
+            }
+        }
+    }
+
+    /** Throws the reason a segment statement returned no row; returns when it may run again. */
+    private void explainMissingSegmentRow(String namespace, String name, long size, boolean reserving) {
+        if (namespace(namespace).isEmpty()) {
+            throw namespaceMissing(namespace);
+        }
+        if (reserving) {
+            long counter = segments(namespace).getOrDefault(name, 0L);
+            if (counter > Long.MAX_VALUE - size) {
+                throw new IllegalStateException("segment '" + name + "' of namespace '" + namespace + "' stands at "
+                        + counter + ": " + size + " more ids would pass the largest id " + Long.MAX_VALUE);
+            }
+        }
+    }
+
+    private RuntimeException namespaceMissing(String namespace) {
+        if (limits.remembers(namespace)) {
+            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
+                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
+                    + "their lost values may be in use; restore the data, or raise each counter past every id "
+                    + "issued ('./cosid migrate') after registering the namespace again");
+        }
+        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
+                + "; a runtime registers it at start");
+    }
+
+    @Override
+    public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
+        requireSegment(range.namespace(), range.name());
+        if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
+            throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
+        }
+        if (leaf != null) {
+            return false; // Leaf's servers would not know of a tail handed back: it stays a gap
+        }
+        SegmentSql sql = segmentSql();
+        Map<String, Object> values = Map.of("ns", range.namespace(), "name", range.name(), "last", lastIssued,
+                "seen", range.last());
+        if (lastIssued == range.last()) {
+            // no tail: the answer is whether the range is still the last one
+            return run("read segment '" + range.name() + "' of namespace '" + range.namespace() + "'", connection -> {
+                try (PreparedStatement select = sql.select().prepare(connection, values);
+                     ResultSet row = select.executeQuery()) {
+                    return row.next() && row.getLong(1) == range.last();
+                }
+            });
+        }
+        return run("return the tail of " + range, connection -> {
+            try (PreparedStatement update = sql.returnTail().prepare(connection, values)) {
+                return update.executeUpdate() == 1;
+            }
+        });
+    }
+
+    @Override
+    public SortedMap<String, Long> segments(String namespace) {
+        Namespaces.require(namespace);
+        if (leaf != null) {
+            return leaf.counters();
+        }
+        SegmentSql sql = segmentSql();
+        return run("read the segments of namespace '" + namespace + "'", connection -> {
+            try (PreparedStatement select = sql.selectAll().prepare(connection, Map.of("ns", namespace));
+                 ResultSet rows = select.executeQuery()) {
+                SortedMap<String, Long> counters = new TreeMap<>();
+                while (rows.next()) {
+                    counters.put(rows.getString(1), rows.getLong(2));
+                }
+                return counters;
+            }
+        });
+    }
+
+    private static void requireSegment(String namespace, String name) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
     }
 
     @Override

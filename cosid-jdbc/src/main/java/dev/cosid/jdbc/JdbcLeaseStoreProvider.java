@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
 /**
  * Opens JDBC stores by URL: {@code sqlite:PATH} (a leading {@code ~/} is the home directory), and
  * {@code jdbc:postgresql:}, {@code jdbc:mariadb:}/{@code jdbc:mysql:} and {@code jdbc:h2:} URLs on a
- * small HikariCP pool. The parameter {@code createSchema=false} turns off creating missing tables.
+ * small HikariCP pool. The parameter {@code createSchema=false} turns off creating missing tables;
+ * {@code leafTable=leaf_alloc} keeps the segment counters in Leaf's table of that name, reserved with
+ * Leaf's own statements, so that Leaf servers and CosId runtimes share it ({@link LeafAllocTable}).
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -35,6 +37,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             Pattern.CASE_INSENSITIVE | Pattern.DOTALL);
     private static final Pattern CREATE_SCHEMA = Pattern.compile("([?&;])createSchema=(true|false)(&?)",
             Pattern.CASE_INSENSITIVE);
+    private static final Pattern LEAF_TABLE = Pattern.compile("([?&;])leafTable=([^&;]*)(&?)", Pattern.CASE_INSENSITIVE);
     /** The option that accepts a multi-host URL whose failover or partition can repeat ids. */
     static final String ALLOW_REPEATS = "allowRepeatedIdsOnPartition";
     private static final Pattern ALLOW_REPEATS_OPTION = Pattern.compile("([?&;])" + ALLOW_REPEATS + "=([^&;]*)(&?)",
@@ -56,6 +59,10 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     public LeaseStore open(String url) {
         String lower = url.toLowerCase(Locale.ROOT);
         if (lower.startsWith("sqlite:") || lower.startsWith("jdbc:sqlite:")) {
+            if (lower.contains("leaftable=")) {
+                throw new IllegalArgumentException("leafTable works on PostgreSQL, MariaDB/MySQL and H2 store URLs, where "
+                        + "Leaf keeps its table; not on sqlite:");
+            }
             return sqlite(url.substring(url.indexOf("sqlite:") + "sqlite:".length()), url);
         }
         boolean createSchema = true;
@@ -65,6 +72,13 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             createSchema = Boolean.parseBoolean(option.group(2));
             String keep = option.group(3).isEmpty() || option.group(1).equals(";") ? "" : option.group(1);
             jdbcUrl = url.substring(0, option.start()) + keep + url.substring(option.end());
+        }
+        String leafTable = null;
+        Matcher leafOption = LEAF_TABLE.matcher(jdbcUrl);
+        if (leafOption.find()) {
+            leafTable = LeafAllocTable.requireTable(leafOption.group(2));
+            String keep = leafOption.group(3).isEmpty() || leafOption.group(1).equals(";") ? "" : leafOption.group(1);
+            jdbcUrl = jdbcUrl.substring(0, leafOption.start()) + keep + jdbcUrl.substring(leafOption.end());
         }
         boolean allowRepeats = false;
         Matcher allow = ALLOW_REPEATS_OPTION.matcher(jdbcUrl);
@@ -105,7 +119,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         String description = LeaseStores.redact(url);
         HikariDataSource pool = pool(jdbcUrl, description, url);
         try {
-            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null,
+            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null, leafTable,
                     dialect == JdbcDialect.POSTGRESQL && hosts > 1 && !allowRepeats);
         } catch (RuntimeException e) {
             pool.close();

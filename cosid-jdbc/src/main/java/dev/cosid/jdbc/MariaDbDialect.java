@@ -136,4 +136,31 @@ final class MariaDbDialect extends JdbcDialect {
                 + "owner_key = IF(@cosid_ok, NULL, owner_key), applied = @cosid_ok "
                 + "RETURNING " + ROW_COLUMNS + ", " + now() + ", applied";
     }
+
+    /** Names are compared byte for byte ({@code utf8mb4_bin}): "Order" and "order" are two counters. */
+    @Override
+    String segmentTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_segment (\n"
+                + "  namespace VARCHAR(64)  NOT NULL,\n"
+                + "  name      VARCHAR(128) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,\n"
+                + "  last_id   BIGINT       NOT NULL,\n"
+                + "  PRIMARY KEY (namespace, name)\n"
+                + ") ENGINE = InnoDB DEFAULT CHARSET = utf8mb4";
+    }
+
+    /** An overflow of the counter fails the statement (BIGINT value is out of range), changing nothing. */
+    @Override
+    String reserveSegment() {
+        return segmentUpsert("last_id + VALUES(last_id)");
+    }
+
+    @Override
+    String raiseSegment() {
+        return segmentUpsert("GREATEST(last_id, VALUES(last_id))");
+    }
+
+    private static String segmentUpsert(String update) {
+        return "INSERT INTO cosid_segment (namespace, name, last_id) SELECT :ns, :name, :size FROM DUAL WHERE "
+                + namespaceExists() + " ON DUPLICATE KEY UPDATE last_id = " + update + " RETURNING last_id";
+    }
 }

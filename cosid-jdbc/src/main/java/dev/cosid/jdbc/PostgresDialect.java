@@ -114,4 +114,37 @@ final class PostgresDialect extends JdbcDialect {
                 + "AND owner_incarnation = :inc AND fence = CAST(:fence AS BIGINT) "
                 + "RETURNING " + ROW_COLUMNS + ", " + now();
     }
+
+    @Override
+    String segmentTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_segment (\n"
+                + "  namespace VARCHAR(64)  NOT NULL,\n"
+                + "  name      VARCHAR(128) NOT NULL,\n"
+                + "  last_id   BIGINT       NOT NULL,\n"
+                + "  PRIMARY KEY (namespace, name)\n"
+                + ")";
+    }
+
+    /** An overflow of the counter fails the statement (numeric_value_out_of_range), changing nothing. */
+    @Override
+    String reserveSegment() {
+        return segmentUpsert("s.last_id + EXCLUDED.last_id");
+    }
+
+    @Override
+    String raiseSegment() {
+        return segmentUpsert("GREATEST(s.last_id, EXCLUDED.last_id)");
+    }
+
+    private static String segmentUpsert(String update) {
+        return "INSERT INTO cosid_segment AS s (namespace, name, last_id) SELECT CAST(:ns AS VARCHAR(64)), "
+                + "CAST(:name AS VARCHAR(128)), CAST(:size AS BIGINT) WHERE " + namespaceExists()
+                + " ON CONFLICT (namespace, name) DO UPDATE SET last_id = " + update + " RETURNING last_id";
+    }
+
+    @Override
+    String returnSegmentTail() {
+        return "UPDATE cosid_segment SET last_id = CAST(:last AS BIGINT) WHERE namespace = :ns AND name = :name "
+                + "AND last_id = CAST(:seen AS BIGINT) AND " + namespaceExists();
+    }
 }

@@ -114,4 +114,33 @@ final class SqliteDialect extends JdbcDialect {
                 + "WHERE namespace = :ns AND slot = :slot AND owner_key = :key AND owner_incarnation = :inc "
                 + "AND fence = :fence RETURNING " + ROW_COLUMNS + ", " + now();
     }
+
+    @Override
+    String segmentTable() {
+        return "CREATE TABLE IF NOT EXISTS cosid_segment (\n"
+                + "  namespace TEXT    NOT NULL,\n"
+                + "  name      TEXT    NOT NULL,\n"
+                + "  last_id   INTEGER NOT NULL,\n"
+                + "  PRIMARY KEY (namespace, name)\n"
+                + ")";
+    }
+
+    /** SQLite turns an integer overflow into a float: the condition keeps the counter from passing the largest id. */
+    @Override
+    String reserveSegment() {
+        return segmentUpsert("cosid_segment.last_id + excluded.last_id",
+                "cosid_segment.last_id <= 9223372036854775807 - excluded.last_id");
+    }
+
+    @Override
+    String raiseSegment() {
+        return segmentUpsert("max(cosid_segment.last_id, excluded.last_id)", "1 = 1");
+    }
+
+    private static String segmentUpsert(String update, String condition) {
+        // the SELECT has a WHERE, so SQLite reads ON CONFLICT as the upsert clause and not as a join
+        return "INSERT INTO cosid_segment (namespace, name, last_id) SELECT :ns, :name, :size WHERE "
+                + namespaceExists() + " ON CONFLICT (namespace, name) DO UPDATE SET last_id = " + update
+                + " WHERE " + condition + " RETURNING last_id";
+    }
 }

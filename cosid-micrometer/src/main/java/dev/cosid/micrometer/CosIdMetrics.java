@@ -5,6 +5,7 @@ import dev.cosid.CosIdRuntime;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.RuntimeStatus;
 import dev.cosid.SnowflakeId;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -46,6 +47,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * <tr><td>{@code cosid.lease.slot}</td><td>gauge</td><td></td><td>the slot held (or last held)</td></tr>
  * <tr><td>{@code cosid.lease.fence}</td><td>gauge</td><td></td><td>the fence of the lease</td></tr>
  * <tr><td>{@code cosid.clock.skew}</td><td>time gauge</td><td></td><td>local clock minus the store's</td></tr>
+ * <tr><td>{@code cosid.layout.runway}</td><td>time gauge</td><td></td><td>time until the first of the
+ *     runtime's layouts runs out of timestamp bits ({@link RuntimeStatus#runwayMillis()}); seconds in Prometheus</td></tr>
+ * <tr><td>{@code cosid.segment.reservations}</td><td>counter</td><td>{@code segment}</td><td>ranges a
+ *     segment generator reserved from its store counter</td></tr>
+ * <tr><td>{@code cosid.segment.reserved}</td><td>counter</td><td>{@code segment}</td><td>ids in those ranges</td></tr>
+ * <tr><td>{@code cosid.segment.failures}</td><td>counter</td><td>{@code segment}</td><td>reservations that
+ *     failed and are retried</td></tr>
  * </table>
  *
  * <h2>Example</h2>
@@ -109,6 +117,9 @@ public final class CosIdMetrics implements CosIdListener {
         TimeGauge.builder("cosid.clock.skew", running, TimeUnit.MILLISECONDS, r -> r.status().clockSkewMillis())
                 .description("the local clock minus the store's, at the latest store answer")
                 .tags(tags).register(registry);
+        TimeGauge.builder("cosid.layout.runway", running, TimeUnit.MILLISECONDS, r -> r.status().runwayMillis())
+                .description("time until the first of the runtime's layouts runs out of timestamp bits")
+                .tags(tags).register(registry);
         Gauge.builder("cosid.lease.bound", running, r -> r.status().canIssue() ? 1 : 0)
                 .description("1 while a bound window covers now, else 0").tags(tags).register(registry);
         Gauge.builder("cosid.lease.slot", running, r -> r.status().lease().slot())
@@ -124,6 +135,7 @@ public final class CosIdMetrics implements CosIdListener {
             return;
         }
         Tags generatorTags = tags.and("generator", generator.name());
+
         FunctionCounter.builder("cosid.ids.issued", generator, g -> g.stats().issued())
                 .description("ids issued").tags(generatorTags).register(registry);
         for (IdUnavailableException.Reason reason : IdUnavailableException.Reason.values()) {
@@ -160,6 +172,20 @@ public final class CosIdMetrics implements CosIdListener {
     @Override
     public void onSlotLost(SlotLease lease) {
         lost.increment();
+    }
+
+    @Override
+    public void onSegmentReserved(SegmentRange range) {
+        Counter.builder("cosid.segment.reservations").description("ranges reserved from a segment counter")
+                .tags(tags).tag("segment", range.name()).register(registry).increment();
+        Counter.builder("cosid.segment.reserved").description("ids in the ranges reserved from a segment counter")
+                .tags(tags).tag("segment", range.name()).register(registry).increment(range.size());
+    }
+
+    @Override
+    public void onSegmentFailed(String name, Throwable cause, int attempt) {
+        Counter.builder("cosid.segment.failures").description("segment reservations that failed and are retried")
+                .tags(tags).tag("segment", name).register(registry).increment();
     }
 
     @Override

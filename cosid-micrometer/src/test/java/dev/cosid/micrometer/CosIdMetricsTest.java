@@ -2,8 +2,10 @@ package dev.cosid.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.InMemoryLeaseStore;
@@ -61,6 +63,29 @@ class CosIdMetricsTest {
             assertEquals(1, counter("cosid.ids.refused", "generator", "order", "reason", "ceiling"));
             assertEquals(0, counter("cosid.ids.refused", "generator", "order", "reason", "floor"));
             assertEquals(0, registry.get("cosid.lease.bound").gauge().value());
+        }
+    }
+
+    @Test
+    void theRunwayIsTheTimeUntilTheFirstLayoutOfTheRuntimeRunsOut() {
+        try (CosIdRuntime runtime = start(0)) {
+            assertEquals((IdLayout.MILLISECOND.runsOutAt().toEpochMilli() - T0) / 1000.0,
+                    registry.get("cosid.layout.runway").timeGauge().value(TimeUnit.SECONDS));
+            runtime.snowflake("batch", IdLayout.SECOND);
+            nodeClock.advance(Duration.ofSeconds(5));
+            assertEquals((IdLayout.SECOND.runsOutAt().toEpochMilli() - T0) / 1000.0 - 5,
+                    registry.get("cosid.layout.runway").timeGauge().value(TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void segmentReservationsAreCountedPerSegment() {
+        try (CosIdRuntime runtime = start(0)) {
+            runtime.segment("invoice").nextId(); // the first range is reserved at creation, the next one ahead
+            scheduler.runDue();
+            assertEquals(1, registry.get("cosid.segment.reservations").tag("segment", "invoice").counter().count());
+            assertTrue(registry.get("cosid.segment.reserved").tag("segment", "invoice").counter().count() >= 1000,
+                    "at least the default policy's smallest range");
         }
     }
 

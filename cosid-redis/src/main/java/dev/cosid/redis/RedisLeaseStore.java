@@ -9,10 +9,12 @@ import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
@@ -299,20 +301,17 @@ public final class RedisLeaseStore implements LeaseStore {
 
     private List<Object> script(String what, String script, String[] keys, String... args) {
         long bound = boundMillis;
-        String sha = shas.get(script);
-        if (sha == null) {
-            sha = call(what, bound, () -> commands.scriptLoad(script));
-            shas.put(script, sha);
-        }
+        // the digest is computed here, and a node that lacks the script gets it through EVAL on the keys' node:
+        // SCRIPT LOAD on a cluster goes to every node, and one node cut off would fail every load
+        String sha = shas.computeIfAbsent(script, RedisLeaseStore::sha1);
         List<Object> reply;
         try {
-            reply = call(what, bound, evalsha(shas.get(script), keys, args));
+            reply = call(what, bound, evalsha(sha, keys, args));
         } catch (LeaseStoreException e) {
             if (!(e.getCause() instanceof RedisNoScriptException)) {
                 throw e;
             }
-            shas.put(script, call(what, bound, () -> commands.scriptLoad(script)));
-            reply = call(what, bound, evalsha(shas.get(script), keys, args));
+            reply = call(what, bound, () -> commands.<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args));
         }
         if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {
             // the same connection ran the write, so WAIT counts the replicas that have it; a write the replicas
@@ -328,6 +327,16 @@ public final class RedisLeaseStore implements LeaseStore {
         return reply;
     }
 
+    /** The SHA-1 digest of a script in lower-case hex, as Redis names it in its script cache. */
+    static String sha1(String script) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-1")
+                    .digest(script.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("this JVM has no SHA-1", e);
+        }
+    }
+
     private java.util.function.Supplier<RedisFuture<List<Object>>> evalsha(String sha, String[] keys, String... args) {
         return () -> commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args);
     }
@@ -339,6 +348,79 @@ public final class RedisLeaseStore implements LeaseStore {
         } catch (RedisException e) {
             throw new LeaseStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
         }
+    }
+
+    private static String segmentsKey(String namespace) {
+        return "cosid:{" + namespace + "}:segments";
+    }
+
+    @Override
+    public SegmentRange reserveSegment(String namespace, String name, long size) {
+        requireSegment(namespace, name);
+        if (size < 1) {
+            throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
+        }
+        List<Object> reply = script("reserve " + size + " ids of segment '" + name + "' of namespace '" + namespace
+                + "'", RedisScripts.RESERVE_SEGMENT, new String[] {segmentsKey(namespace), namespaceKey(namespace)},
+                name, Long.toString(size));
+        if (!applied(reply)) {
+            throw namespaceMissing(namespace);
+        }
+        long last = Long.parseLong((String) reply.get(0));
+        return new SegmentRange(namespace, name, last - size + 1, last);
+    }
+
+    @Override
+    public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
+        requireSegment(range.namespace(), range.name());
+        if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
+            throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
+        }
+        return applied(script("return the tail of " + range, RedisScripts.RETURN_SEGMENT_TAIL,
+                new String[] {segmentsKey(range.namespace()), namespaceKey(range.namespace())}, range.name(),
+                Long.toString(range.last()), Long.toString(lastIssued)));
+    }
+
+    @Override
+    public long raiseSegment(String namespace, String name, long atLeast) {
+        requireSegment(namespace, name);
+        if (atLeast < 0) {
+            throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
+        }
+        List<Object> reply = script("raise segment '" + name + "' of namespace '" + namespace + "' to " + atLeast,
+                RedisScripts.RAISE_SEGMENT, new String[] {segmentsKey(namespace), namespaceKey(namespace)}, name,
+                Long.toString(atLeast));
+        if (!applied(reply)) {
+            throw namespaceMissing(namespace);
+        }
+        return Long.parseLong((String) reply.get(0));
+    }
+
+    @Override
+    public java.util.SortedMap<String, Long> segments(String namespace) {
+        Namespaces.require(namespace);
+        Map<String, String> all = call("read the segments of namespace '" + namespace + "'", boundMillis,
+                () -> commands.hgetall(segmentsKey(namespace)));
+        java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
+        all.forEach((name, value) -> counters.put(name, Long.parseLong(value)));
+        return counters;
+    }
+
+    private static void requireSegment(String namespace, String name) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+    }
+
+    /** A namespace record this store registered and no longer finds was lost; one never registered is refused. */
+    private RuntimeException namespaceMissing(String namespace) {
+        if (limits.remembers(namespace)) {
+            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
+                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
+                    + "their lost values may be in use; restore the data, or raise each counter past every id "
+                    + "issued ('./cosid migrate') after registering the namespace again");
+        }
+        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
+                + "; a runtime registers it at start");
     }
 
     @Override

@@ -107,4 +107,39 @@ final class RedisScripts {
             "r.key, r.inc = '', ''",
             "r.fence = r.fence + 1",
             "return save(ARGV[1], r, now)");
+
+    /**
+     * KEYS: segments hash, namespace hash. ARGV: segment name, size. Moves the name's counter by size
+     * ({@code HINCRBY}: exact 64-bit integers, an overflow fails before anything is written) and returns
+     * {counter}; nil when the namespace record is missing.
+     */
+    static final String RESERVE_SEGMENT = String.join("\n",
+            "if redis.call('EXISTS', KEYS[2]) == 0 then return false end",
+            "redis.call('HINCRBY', KEYS[1], ARGV[1], ARGV[2])",
+            "return {redis.call('HGET', KEYS[1], ARGV[1])}");
+
+    /**
+     * KEYS: segments hash, namespace hash. ARGV: segment name, the range's last id, the last id issued.
+     * Sets the counter to the last id issued only while it still is the range's last; returns {'1'}, or nil.
+     */
+    static final String RETURN_SEGMENT_TAIL = String.join("\n",
+            "if redis.call('EXISTS', KEYS[2]) == 0 then return false end",
+            "if redis.call('HGET', KEYS[1], ARGV[1]) ~= ARGV[2] then return false end",
+            "redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])",
+            "return {'1'}");
+
+    /**
+     * KEYS: segments hash, namespace hash. ARGV: segment name, the lowest value. Raises the counter, never
+     * lowering it, and returns {counter}; nil when the namespace record is missing. Both are decimal texts
+     * of non-negative longs, compared by length and then by digits (Lua's numbers are doubles).
+     */
+    static final String RAISE_SEGMENT = String.join("\n",
+            "if redis.call('EXISTS', KEYS[2]) == 0 then return false end",
+            "local current = redis.call('HGET', KEYS[1], ARGV[1])",
+            "local wanted = ARGV[2]",
+            "if (not current) or #current < #wanted or (#current == #wanted and current < wanted) then",
+            "  redis.call('HSET', KEYS[1], ARGV[1], wanted)",
+            "  current = wanted",
+            "end",
+            "return {current}");
 }

@@ -56,7 +56,9 @@ import java.util.regex.Pattern;
  *
  * <p>It answers a JSON API under {@code /v1} (issue up to {@value #MAX_COUNT} ids a request, decode an
  * id, the runtime's status, the namespace's slot table), the paths of CosId's cosid-proxy-server
- * ({@code GET /ids}, {@code /ids/{name}}, {@code /ids/as-string}, {@code /ids/as-string/{name}}),
+ * ({@code GET /ids}, {@code /ids/{name}}, {@code /ids/as-string}, {@code /ids/as-string/{name}}), segment
+ * ids of the {@link Builder#segments(List) configured counters} at {@code /v1/segments/{name}}, Leaf's
+ * {@code /api/segment/get/{key}} and {@code /api/snowflake/get/{key}} (a bare decimal number),
  * {@code /health} (503 while no id can be issued), {@code /metrics} in the Prometheus text format, and
  * a status page at {@code /} that refreshes itself. Every refusal is a JSON body
  * {@code {"status":400,"error":"count_out_of_range","message":"count 0 is outside 1..1000"}}.
@@ -237,6 +239,7 @@ public final class CosIdServer implements AutoCloseable {
         private int port = 8080;
         private IdLayout layout = IdLayout.MILLISECOND;
         private List<String> names = List.of(DEFAULT_NAME);
+        private List<String> segments = List.of();
         private BearerToken token;
         private boolean insecureNoToken;
         private TlsIdentity tls;
@@ -307,6 +310,19 @@ public final class CosIdServer implements AutoCloseable {
          */
         public Builder names(List<String> names) {
             this.names = List.copyOf(names);
+            return this;
+        }
+
+        /**
+         * Sets the segment counters served at {@code /v1/segments/{name}} and Leaf's
+         * {@code /api/segment/get/{key}}; default none. Only these names are served: a client's typo never
+         * creates a counter. Each reserves its first range when the server starts.
+         *
+         * @param segments 1 to 64 characters of {@code [A-Za-z0-9._-]} each, distinct
+         * @return this builder
+         */
+        public Builder segments(List<String> segments) {
+            this.segments = List.copyOf(segments);
             return this;
         }
 
@@ -418,6 +434,15 @@ public final class CosIdServer implements AutoCloseable {
             if (new HashSet<>(names).size() != names.size()) {
                 throw new IllegalArgumentException("id space names " + names + " repeat a name");
             }
+            for (String name : segments) {
+                if (!NAME.matcher(name).matches()) {
+                    throw new IllegalArgumentException("segment name '" + name + "' must have 1 to 64 characters "
+                            + "of A-Z a-z 0-9 . _ -");
+                }
+            }
+            if (new HashSet<>(segments).size() != segments.size()) {
+                throw new IllegalArgumentException("segment names " + segments + " repeat a name");
+            }
             if (token == null && !bind.isLoopbackAddress() && !insecureNoToken) {
                 throw new IllegalArgumentException("listening on " + bind.getHostAddress() + ", which is not a "
                         + "loopback address, without a bearer token is refused: anyone who reaches the port could "
@@ -451,10 +476,10 @@ public final class CosIdServer implements AutoCloseable {
             HttpApi api;
             if (meters == null) {
                 meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-                api = new HttpApi(runtime, layout, names, token, meters, history, clock);
+                api = new HttpApi(runtime, layout, names, segments, token, meters, history, clock);
                 new CosIdMetrics(meters, runtime.namespace()).bind(runtime);
             } else {
-                api = new HttpApi(runtime, layout, names, token, meters, history, clock);
+                api = new HttpApi(runtime, layout, names, segments, token, meters, history, clock);
             }
 
             EventLoopGroup group = new MultiThreadIoEventLoopGroup(ioThreads,

@@ -7,6 +7,7 @@ import dev.cosid.IdParts;
 import dev.cosid.IdStrings;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.RuntimeStatus;
+import dev.cosid.SegmentId;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.Owner;
@@ -44,6 +45,8 @@ final class HttpApi {
     private final IdLayout layout;
     private final Map<String, SnowflakeId> generators;
     private final Map<String, IdsBody> bodies;
+    private final Map<String, SegmentId> segments;
+    private final Map<String, IdsBody> segmentBodies;
     private final String defaultName;
     private final BearerToken token;
     private final PrometheusMeterRegistry registry;
@@ -51,7 +54,7 @@ final class HttpApi {
     private final Clock clock;
     private final byte[] page;
 
-    HttpApi(CosIdRuntime runtime, IdLayout layout, List<String> names, BearerToken token,
+    HttpApi(CosIdRuntime runtime, IdLayout layout, List<String> names, List<String> segmentNames, BearerToken token,
             PrometheusMeterRegistry registry, RateHistory history, Clock clock) {
         this.runtime = runtime;
         this.layout = layout;
@@ -67,13 +70,21 @@ final class HttpApi {
         }
         this.generators = Map.copyOf(byName);
         this.bodies = Map.copyOf(bodies);
+        Map<String, SegmentId> segments = new LinkedHashMap<>();
+        Map<String, IdsBody> segmentBodies = new LinkedHashMap<>();
+        for (String name : segmentNames) {
+            segments.put(name, runtime.segment(name));
+            segmentBodies.put(name, new IdsBody(name));
+        }
+        this.segments = Map.copyOf(segments);
+        this.segmentBodies = Map.copyOf(segmentBodies);
         this.defaultName = names.get(0);
         this.page = resource("status.html");
     }
 
     /** Reports whether a request may wait on I/O (a store read), so it must not run on an event loop. */
     boolean blocking(String uri) {
-        return uri.startsWith("/v1/slots");
+        return uri.startsWith("/v1/slots") || uri.equals("/v1/segments") || uri.startsWith("/v1/segments?");
     }
 
     /** Answers one request; never throws. */
@@ -120,6 +131,21 @@ final class HttpApi {
             String name = path.equals("/v1/ids") ? defaultName : path.substring("/v1/ids/".length());
             return issue(name, count(parameters), idFormat(parameters));
         }
+        if (path.equals("/v1/segments")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            return segmentCounters();
+        }
+        if (path.startsWith("/v1/segments/")) {
+            allow(method, "GET", "POST");
+            Map<String, String> parameters = parameters(query, ISSUE_PARAMETERS);
+            String name = path.substring("/v1/segments/".length());
+            SegmentId segment = segment(name);
+            int count = count(parameters);
+            boolean radix62 = idFormat(parameters);
+            return new Response(200, Response.JSON, segmentBodies.get(name).write(issue(segment, count), radix62),
+                    Map.of());
+        }
         if (path.startsWith("/v1/decode/")) {
             allow(method, "GET");
             return decode(path.substring("/v1/decode/".length()), parameters(query, DECODE_PARAMETERS));
@@ -148,8 +174,27 @@ final class HttpApi {
             String name = path.equals("/ids") ? defaultName : path.substring("/ids/".length());
             return Response.json(200, Long.toString(one(name)));
         }
+        // Leaf's LeafController: GET /api/segment/get/{key} answers the next id of the key's counter as a
+        // bare decimal number; only the configured counters are served
+        if (path.startsWith("/api/segment/get/")) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            SegmentId segment = segment(path.substring("/api/segment/get/".length()));
+            return Response.text(200, "text/plain; charset=utf-8", Long.toString(issue(segment, 1)[0]));
+        }
+        // Leaf's LeafController: GET /api/snowflake/get/{key} answers the id as a bare decimal number. Leaf's
+        // snowflake ids ignore the key; here a key that names a served id space issues from it, any other
+        // key from the first id space, so a Leaf client's keys need no configuration
+        if (path.startsWith("/api/snowflake/get/") && path.length() > "/api/snowflake/get/".length()) {
+            allow(method, "GET");
+            parameters(query, NONE);
+            String key = path.substring("/api/snowflake/get/".length());
+            return Response.text(200, "text/plain; charset=utf-8",
+                    Long.toString(one(generators.containsKey(key) ? key : defaultName)));
+        }
         throw new ApiError(404, "not_found", "no endpoint at '" + printable(path) + "'; see /v1/status, /v1/ids, "
-                + "/v1/decode/{id}, /v1/slots, /ids, /health, /metrics");
+                + "/v1/decode/{id}, /v1/slots, /v1/segments, /ids, /api/segment/get/{key}, /api/snowflake/get/{key}, "
+                + "/health, /metrics");
     }
 
     private void authorize(String authorization) {
@@ -268,6 +313,42 @@ final class HttpApi {
         }
     }
 
+    private SegmentId segment(String name) {
+        SegmentId segment = segments.get(name);
+        if (segment == null) {
+            throw new ApiError(404, "unknown_segment", "segment '" + printable(name) + "' is not served here; "
+                    + (segments.isEmpty() ? "this server serves none (./cosid serve --segments NAMES)"
+                    : "served: " + String.join(", ", segments.keySet().stream().sorted().toList())));
+        }
+        return segment;
+    }
+
+    /** Issues segment ids; a store that cannot hand out a range within max-wait answers 503. */
+    private static long[] issue(SegmentId segment, int count) {
+        try {
+            return count == 1 ? new long[] {segment.nextId()} : segment.nextIds(count);
+        } catch (IdUnavailableException e) {
+            throw unavailable(e.getMessage());
+        }
+    }
+
+    private Response segmentCounters() {
+        java.util.SortedMap<String, Long> counters;
+        try {
+            counters = runtime.segmentCounters();
+        } catch (LeaseStoreException | IllegalStateException | UnsupportedOperationException e) {
+            throw unavailable("cannot read the segment counters: " + e.getMessage());
+        }
+        Json json = new Json(128 + counters.size() * 96).begin()
+                .field("namespace", runtime.namespace())
+                .beginArray("segments");
+        for (Map.Entry<String, Long> counter : counters.entrySet()) {
+            json.beginObject(null).field("name", counter.getKey()).field("lastReserved", counter.getValue())
+                    .field("served", segments.containsKey(counter.getKey())).end();
+        }
+        return Response.json(200, json.endArray().end().toString());
+    }
+
     private static ApiError unavailable(String message) {
         return new ApiError(503, "unavailable", message, Map.of("Retry-After", "1"));
     }
@@ -361,7 +442,9 @@ final class HttpApi {
                 .field("lastAcquireMillis", status.lastAcquireMillis())
                 .field("renewals", status.renewals())
                 .field("renewalFailures", status.renewalFailures())
-                .field("leasesLost", status.leasesLost());
+                .field("leasesLost", status.leasesLost())
+                .field("layoutRunsOutAt", Instant.ofEpochMilli(status.layoutRunsOutAt()).toString())
+                .field("runwaySeconds", status.runwayMillis() / 1000);
         long issued = 0;
         json.beginArray("generators");
         for (SnowflakeId generator : runtime.generators()) {

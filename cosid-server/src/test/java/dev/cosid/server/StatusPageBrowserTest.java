@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,7 +56,8 @@ class StatusPageBrowserTest {
                 .ownerKey("status-page").ttl(Duration.ofSeconds(3)).start();
              CosIdRuntime neighbour = CosIdRuntime.builder().namespace("browser").store(store)
                      .ownerKey("neighbour").ttl(Duration.ofSeconds(3)).start()) {
-            CosIdServer server = CosIdServer.builder().port(0).token(BearerToken.of(SECRET, "a test")).start(runtime);
+            CosIdServer server = CosIdServer.builder().port(0).segments(List.of("invoice"))
+                    .token(BearerToken.of(SECRET, "a test")).start(runtime);
             Http api = new Http(server.uri()).withToken(SECRET);
             AtomicBoolean loading = new AtomicBoolean(true);
             Thread load = new Thread(() -> {
@@ -84,6 +86,9 @@ class StatusPageBrowserTest {
                 assertTrue(browser.text("slot-row-" + neighbour.lease().slot()).contains("neighbour"),
                         "the slot table lists the other holder");
                 assertEquals("BOUND", browser.text("state"));
+                Await.until(() -> segmentRow(browser).startsWith("invoice"), Duration.ofSeconds(10),
+                        "the segment counters listed");
+                assertTrue(segmentRow(browser).matches("invoice\\s+[0-9]+\\s+yes"), segmentRow(browser));
 
                 // the ceiling and the renewal count of one moment of the page: read apart, a refresh between the two
                 // reads could show the renewal in the count but not yet in the baseline ceiling
@@ -112,6 +117,15 @@ class StatusPageBrowserTest {
                 load.join();
                 server.close();
             }
+        }
+    }
+
+    private static String segmentRow(Chromium browser) {
+        try {
+            return browser.script("const r = document.getElementById('segment-row-invoice');"
+                    + " return r ? r.innerText : '';").asText();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -48,6 +48,26 @@ class SimStoreDelegate implements LeaseStore {
     }
 
     @Override
+    public dev.cosid.lease.SegmentRange reserveSegment(String namespace, String name, long size) {
+        return store.reserveSegment(namespace, name, size);
+    }
+
+    @Override
+    public boolean returnSegmentTail(dev.cosid.lease.SegmentRange range, long lastIssued) {
+        return store.returnSegmentTail(range, lastIssued);
+    }
+
+    @Override
+    public long raiseSegment(String namespace, String name, long atLeast) {
+        return store.raiseSegment(namespace, name, atLeast);
+    }
+
+    @Override
+    public java.util.SortedMap<String, Long> segments(String namespace) {
+        return store.segments(namespace);
+    }
+
+    @Override
     public String describe() {
         return store.describe();
     }

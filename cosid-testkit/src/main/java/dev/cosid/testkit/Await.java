@@ -29,10 +29,21 @@ public final class Await {
      * @param what what is awaited, for the failure message
      */
     public static void until(BooleanSupplier condition, Duration bound, String what) {
+        until(condition, bound, () -> what);
+    }
+
+    /**
+     * Returns once the condition holds, or fails after the bound with a message made at that moment.
+     *
+     * @param condition the condition, polled every 10 ms
+     * @param bound the longest wait
+     * @param what what is awaited and what was seen, for the failure message; read only on failure
+     */
+    public static void until(BooleanSupplier condition, Duration bound, java.util.function.Supplier<String> what) {
         long deadline = CLOCK.monotonicNanos() + bound.toNanos();
         while (!condition.getAsBoolean()) {
             if (CLOCK.monotonicNanos() > deadline) {
-                throw new AssertionError("waited " + bound.toMillis() + " ms for " + what);
+                throw new AssertionError("waited " + bound.toMillis() + " ms for " + what.get());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }

@@ -11,15 +11,20 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -86,6 +91,17 @@ public abstract class LeaseStoreContract {
      * @throws Exception when the store cannot be changed
      */
     protected abstract void deleteSlotRecord(String namespace, int slot) throws Exception;
+
+    /**
+     * Whether the store under test still knows, after {@link #deleteNamespaceRecord(String)}, that it had
+     * registered the namespace, so that it tells a record that vanished from one never written. The
+     * default is true; a store whose deletion hook replaces the whole store (the in-memory one) says no.
+     *
+     * @return true when a vanished namespace record must raise {@link StoreDataLostException}
+     */
+    protected boolean remembersRegisteredNamespaces() {
+        return true;
+    }
 
     /**
      * Returns once the store's clock has passed an instant. The default polls the store; a store
@@ -414,5 +430,181 @@ public abstract class LeaseStoreContract {
         deleteNamespaceRecord(ns);
         assertEquals(Optional.empty(), store.namespace(ns));
         assertEquals(Optional.empty(), store.renew(lease, LONG));
+    }
+
+    // ---- segment counters ----
+
+
+    @Test
+    void aSegmentReservationFromAFreshNameStartsAtOne() {
+        SegmentRange range = store.reserveSegment(ns, "invoice", 100);
+        assertEquals(new SegmentRange(ns, "invoice", 1, 100), range);
+        assertEquals(100, range.size());
+        assertEquals(new TreeMap<>(java.util.Map.of("invoice", 100L)), store.segments(ns));
+        assertTrue(store.read(ns).slots().isEmpty(), "a segment counter is no slot record");
+    }
+
+    @Test
+    void consecutiveSegmentReservationsAreContiguousAndEachNameCountsApart() throws Exception {
+        assertEquals(new SegmentRange(ns, "invoice", 1, 10), store.reserveSegment(ns, "invoice", 10));
+        assertEquals(new SegmentRange(ns, "invoice", 11, 15), store.reserveSegment(ns, "invoice", 5));
+        assertEquals(new SegmentRange(ns, "invoice", 16, 16), store.reserveSegment(ns, "invoice", 1));
+        assertEquals(new SegmentRange(ns, "order", 1, 3), store.reserveSegment(ns, "order", 3));
+        String other = ns + "-other";
+        store.register(other, new NamespaceRecord(16, 1_000));
+        assertEquals(new SegmentRange(other, "invoice", 1, 7), store.reserveSegment(other, "invoice", 7),
+                "another namespace is another counter");
+        assertEquals(new SegmentRange(ns, "invoice", 17, 20), store.reserveSegment(ns, "invoice", 4));
+    }
+
+    @Test
+    void segmentNamesAreKeptExactlyWhateverTheirCharacters() {
+        List<String> names = List.of("order items", "a/b", ".", "..", "zookeeper", "Ünïcødé-順序", "%2F",
+                "x".repeat(LayoutRecord.MAX_NAME_LENGTH));
+        for (int i = 0; i < names.size(); i++) {
+            store.raiseSegment(ns, names.get(i), 100L * i);
+        }
+        for (int i = 0; i < names.size(); i++) {
+            assertEquals(100L * i + 1, store.reserveSegment(ns, names.get(i), 1).first(), names.get(i));
+        }
+        assertEquals(new java.util.TreeSet<>(names), store.segments(ns).keySet());
+    }
+
+    @Test
+    void manyThreadsReservingSegmentsAtOnceNeverShareAnId() throws Exception {
+        int threads = 8;
+        int each = 25;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<List<SegmentRange>>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                results.add(pool.submit(() -> {
+                    go.await();
+                    List<SegmentRange> ranges = new ArrayList<>();
+                    for (int i = 0; i < each; i++) {
+                        ranges.add(store.reserveSegment(ns, "race", 1 + (thread + i) % 7));
+                    }
+                    return ranges;
+                }));
+            }
+            go.countDown();
+            List<SegmentRange> all = new ArrayList<>();
+            long sizes = 0;
+            for (Future<List<SegmentRange>> result : results) {
+                for (SegmentRange range : result.get(120, TimeUnit.SECONDS)) {
+                    all.add(range);
+                    sizes += range.size();
+                }
+            }
+            all.sort(Comparator.comparingLong(SegmentRange::first));
+            long expectedFirst = 1;
+            for (SegmentRange range : all) {
+                assertEquals(expectedFirst, range.first(), "ranges overlap or leave a hole at " + range);
+                expectedFirst = range.last() + 1;
+            }
+            assertEquals(threads * each, all.size());
+            assertEquals(sizes, store.segments(ns).get("race"), "the counter is the sum of the sizes");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void theUnusedTailOfASegmentGoesBackOnlyWhileNoLaterRangeWasReserved() {
+        SegmentRange first = store.reserveSegment(ns, "tail", 100);
+        assertTrue(store.returnSegmentTail(first, 40));
+        assertEquals(40L, store.segments(ns).get("tail"));
+        SegmentRange second = store.reserveSegment(ns, "tail", 10);
+        assertEquals(new SegmentRange(ns, "tail", 41, 50), second, "the next range continues at the last issued + 1");
+        SegmentRange third = store.reserveSegment(ns, "tail", 10);
+        assertFalse(store.returnSegmentTail(second, 45), "a later range exists: the tail stays a gap");
+        assertEquals(60L, store.segments(ns).get("tail"));
+        assertTrue(store.returnSegmentTail(third, third.first() - 1), "a range of which nothing was issued");
+        assertEquals(50L, store.segments(ns).get("tail"));
+        assertFalse(store.returnSegmentTail(third, third.first() - 1), "a tail goes back once");
+        assertEquals(50L, store.segments(ns).get("tail"));
+        assertEquals(new SegmentRange(ns, "tail", 51, 51), store.reserveSegment(ns, "tail", 1));
+    }
+
+    @Test
+    void aSegmentTailOutsideItsRangeIsRefusedAndChangesNothing() {
+        SegmentRange range = store.reserveSegment(ns, "tail", 10);
+        assertThrows(IllegalArgumentException.class, () -> store.returnSegmentTail(range, 11));
+        assertThrows(IllegalArgumentException.class, () -> store.returnSegmentTail(range, -1));
+        assertEquals(10L, store.segments(ns).get("tail"));
+    }
+
+    @Test
+    void raiseSegmentNeverLowersACounter() {
+        assertEquals(1_000, store.raiseSegment(ns, "migrated", 1_000));
+        assertEquals(new SegmentRange(ns, "migrated", 1_001, 1_010), store.reserveSegment(ns, "migrated", 10));
+        assertEquals(1_010, store.raiseSegment(ns, "migrated", 5), "a lower value leaves the counter");
+        assertEquals(1_010, store.raiseSegment(ns, "migrated", 1_010));
+        assertEquals(5_000, store.raiseSegment(ns, "migrated", 5_000));
+        assertEquals(5_001, store.reserveSegment(ns, "migrated", 1).first());
+        assertEquals(5_001L, store.segments(ns).get("migrated"));
+    }
+
+    @Test
+    void segmentsListsEveryCounterOfTheNamespaceByName() {
+        assertTrue(store.segments(ns).isEmpty());
+        store.reserveSegment(ns, "b", 2);
+        store.reserveSegment(ns, "a", 3);
+        store.raiseSegment(ns, "c", 77);
+        SortedMap<String, Long> expected = new TreeMap<>(java.util.Map.of("a", 3L, "b", 2L, "c", 77L));
+        assertEquals(expected, store.segments(ns));
+        assertEquals(List.copyOf(expected.keySet()), List.copyOf(store.segments(ns).keySet()));
+        assertTrue(store.segments(ns + "-never").isEmpty());
+    }
+
+    @Test
+    void aSegmentReservationPastTheLargestIdIsRefusedAndChangesNothing() {
+        long top = Long.MAX_VALUE - 5;
+        store.raiseSegment(ns, "full", top);
+        assertThrows(RuntimeException.class, () -> store.reserveSegment(ns, "full", 10));
+        assertEquals(top, store.segments(ns).get("full"));
+        assertEquals(new SegmentRange(ns, "full", top + 1, Long.MAX_VALUE), store.reserveSegment(ns, "full", 5));
+    }
+
+    @Test
+    void badSegmentInputIsRefusedWithAClearErrorAndChangesNothing() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "invoice", 0))
+                .getMessage().contains("0"));
+        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "invoice", -5));
+        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "", 1));
+        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "a\nb", 1));
+        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "x".repeat(129), 1));
+        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment("bad/ns", "invoice", 1));
+        assertThrows(IllegalArgumentException.class, () -> store.raiseSegment(ns, "", 1));
+        assertThrows(IllegalArgumentException.class, () -> store.segments("bad/ns"));
+        String unregistered = ns + "-unregistered";
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> store.reserveSegment(unregistered, "invoice", 1));
+        assertTrue(refused.getMessage().contains(unregistered) && refused.getMessage().contains("not registered"),
+                refused.getMessage());
+        assertThrows(IllegalStateException.class, () -> store.raiseSegment(unregistered, "invoice", 10));
+        assertTrue(store.segments(ns).isEmpty(), "nothing was reserved: " + store.segments(ns));
+        assertTrue(store.segments(unregistered).isEmpty());
+        assertEquals(Optional.empty(), store.namespace(unregistered), "no namespace was made up");
+    }
+
+    @Test
+    void aSegmentCounterWhoseNamespaceRecordVanishedIsNeverRestartedAtOne() throws Exception {
+        SegmentRange before = store.reserveSegment(ns, "invoice", 10);
+        assertEquals(1, before.first());
+        deleteNamespaceRecord(ns);
+        RuntimeException refused = assertThrows(RuntimeException.class, () -> store.reserveSegment(ns, "invoice", 10));
+        if (remembersRegisteredNamespaces()) {
+            assertTrue(refused instanceof StoreDataLostException, "expected StoreDataLostException: " + refused);
+            assertThrows(StoreDataLostException.class, () -> store.raiseSegment(ns, "invoice", 100));
+        } else {
+            assertTrue(refused instanceof IllegalStateException, "expected IllegalStateException: " + refused);
+        }
+        assertTrue(refused.getMessage().contains(ns), refused.getMessage());
+        assertEquals(Optional.empty(), store.namespace(ns), "no namespace record was made up");
+        Long counter = store.segments(ns).get("invoice");
+        assertTrue(counter == null || counter == before.last(), "the counter moved: " + counter);
     }
 }

@@ -11,6 +11,7 @@ import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.time.Clock;
 import java.time.Duration;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What a replicated store must survive: its primary killed with SIGKILL and its replica promoted, while
  * one URL names the group (Redis Sentinel, a two-host PostgreSQL URL). A lease the replica had before the
- * kill renews on the new primary with its fence, new slots are acquired there, and a running generator
- * keeps its slot and keeps issuing.
+ * kill renews on the new primary with its fence, new slots are acquired there, a segment counter continues
+ * past its last range, and a running generator keeps its slot and keeps issuing.
  *
  * <p>A store's test extends this class, starts its group once, and supplies the URL, the failover, a wait
  * until the replica holds every write so far (without it, an asynchronous replica may miss the last
@@ -99,6 +100,7 @@ public abstract class StoreFailoverContract {
         try (LeaseStore store = LeaseStores.open(storeUrl())) {
             store.register(ns, new NamespaceRecord(16, 1_000));
             SlotLease held = store.acquire(ns, 0, Owner.of("holder"), TERMS).orElseThrow();
+            SegmentRange reserved = store.reserveSegment(ns, "invoice", 100);
             awaitReplicated();
 
             Duration promotion = failover();
@@ -115,6 +117,9 @@ public abstract class StoreFailoverContract {
             assertEquals(1, next.slot());
             assertTrue(store.acquire(ns, 0, Owner.of("newcomer"), TERMS).isEmpty(), "slot 0 is still held");
             assertEquals(2, store.read(ns).slots().size());
+            SegmentRange after = onceItAnswers("reserve a segment", () -> store.reserveSegment(ns, "invoice", 100));
+            assertTrue(after.first() > reserved.last(), "the promoted replica handed out " + after + " again after "
+                    + reserved);
         }
     }
 

@@ -10,13 +10,18 @@ import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.SlotsExhaustedException;
 import dev.cosid.lease.LeaseStore;
+import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.testkit.servers.ControlledServer;
+import dev.cosid.time.Clock;
 import dev.cosid.time.ManualClock;
 import dev.cosid.time.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -29,6 +34,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -304,6 +311,182 @@ public abstract class StoreFaultContract {
             if (down) {
                 server().start();
             }
+        }
+    }
+
+    // ---- segment counters ----
+
+    private static final String SEGMENT = "invoice";
+    private static final long SEGMENT_SIZE = 50;
+
+    /** One process reserving ranges of one segment on a store of its own, retrying after each failure. */
+    private static final class SegmentPump implements AutoCloseable {
+        final List<SegmentRange> ranges = new CopyOnWriteArrayList<>();
+        final AtomicLong failures = new AtomicLong();
+        final AtomicReference<String> firstFailure = new AtomicReference<>();
+        private final AtomicBoolean running = new AtomicBoolean(true);
+        private final Thread thread;
+
+        SegmentPump(String name, LeaseStore store, String ns) {
+            thread = new Thread(() -> {
+                while (running.get()) {
+                    try {
+                        ranges.add(store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE));
+                        // a steady rate, not a busy loop: the faults, not the CPU, are under test
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2));
+                    } catch (LeaseStoreException e) {
+                        failures.incrementAndGet();
+                        firstFailure.compareAndSet(null, e.toString());
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                    }
+                }
+            }, "segment-pump-" + name);
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        int reserved() {
+            return ranges.size();
+        }
+
+        @Override
+        public void close() {
+            running.set(false);
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            assertTrue(!thread.isAlive(), "the segment pump " + thread.getName() + " did not stop");
+        }
+    }
+
+    /**
+     * Checks what reservations through faults must show: no id in two ranges, each process's ranges
+     * increasing, the counter past every range, only whole ranges wasted (a reservation applied whose answer
+     * was lost), and the next reservation right after the counter.
+     */
+    private static void assertSegmentRangesNeverOverlap(LeaseStore store, String ns, String fault,
+                                                        SegmentPump... pumps) {
+        List<SegmentRange> all = new ArrayList<>();
+        long failures = 0;
+        for (SegmentPump pump : pumps) {
+            SegmentRange previous = null;
+            for (SegmentRange range : pump.ranges) {
+                assertTrue(previous == null || range.first() > previous.last(),
+                        "a process's ranges must increase: " + previous + " then " + range);
+                previous = range;
+            }
+            all.addAll(pump.ranges);
+            failures += pump.failures.get();
+        }
+        all.sort(Comparator.comparingLong(SegmentRange::first));
+        for (int i = 1; i < all.size(); i++) {
+            assertTrue(all.get(i).first() > all.get(i - 1).last(), all.get(i - 1) + " and " + all.get(i) + " overlap");
+        }
+        long counter = store.segments(ns).get(SEGMENT);
+        long issued = all.stream().mapToLong(SegmentRange::size).sum();
+        assertTrue(counter >= all.get(all.size() - 1).last(), "counter " + counter + " behind a range it handed out");
+        long wasted = counter - issued;
+        assertTrue(wasted >= 0 && wasted % SEGMENT_SIZE == 0, "the counter " + counter + " is not the " + issued
+                + " ids handed out plus whole lost ranges");
+        SegmentRange next = store.reserveSegment(ns, SEGMENT, SEGMENT_SIZE);
+        assertEquals(counter + 1, next.first(), "the next range starts right after the counter");
+        System.out.println("segment ranges through " + fault + ": " + all.size() + " ranges handed out, " + failures
+                + " calls failed, " + wasted / SEGMENT_SIZE + " ranges wasted by answers lost after the write");
+    }
+
+    private String segmentNamespace(String test, LeaseStore... stores) {
+        String ns = namespace(test);
+        for (LeaseStore store : stores) {
+            store.register(ns, new NamespaceRecord(16, 1_000));
+        }
+        return ns;
+    }
+
+    /** Starts the server once more after its start failed, keeping that failure the one the test reports. */
+    private void startAgainAfterAFailedStart() {
+        try {
+            server().start();
+        } catch (RuntimeException again) {
+            System.out.println("the server did not start again after a failed start: " + again);
+        }
+    }
+
+    private static String firstFailures(SegmentPump... pumps) {
+        StringBuilder text = new StringBuilder();
+        for (SegmentPump pump : pumps) {
+            text.append(pump.failures.get()).append(" failures, the first ").append(pump.firstFailure.get())
+                    .append("; ");
+        }
+        return text.toString();
+    }
+
+    @Test
+    void segmentReservationsRunningThroughAStoreRestartNeverShareAnId() {
+        boolean down = false;
+        try (LeaseStore a = LeaseStores.open(storeUrl()); LeaseStore b = LeaseStores.open(storeUrl())) {
+            String ns = segmentNamespace("segment-restart", a, b);
+            SegmentPump pumpA = new SegmentPump("a", a, ns);
+            SegmentPump pumpB = new SegmentPump("b", b, ns);
+            try {
+                // a few reservations each show both pumps run; a loaded machine's slow fsync must not fail the wait
+                Await.until(() -> pumpA.reserved() > 5 && pumpB.reserved() > 5, Duration.ofSeconds(30),
+                        () -> "reservations before the restart; " + firstFailures(pumpA, pumpB));
+                server().stop();
+                down = true;
+                server().start();
+                down = false;
+                int beforeA = pumpA.reserved();
+                int beforeB = pumpB.reserved();
+                Await.until(() -> pumpA.reserved() > beforeA + 5 && pumpB.reserved() > beforeB + 5,
+                        Duration.ofSeconds(30), () -> "reservations after the restart; " + firstFailures(pumpA, pumpB));
+            } finally {
+                if (down) {
+                    startAgainAfterAFailedStart();
+                }
+                pumpA.close();
+                pumpB.close();
+            }
+            assertSegmentRangesNeverOverlap(a, ns, "a store restart", pumpA, pumpB);
+        }
+    }
+
+    @Test
+    void segmentReservationsWaitOutAPausedStoreAndALostAnswerWastesItsRangeNeverReissuesIt() {
+        boolean paused = false;
+        try (LeaseStore a = LeaseStores.open(storeUrl()); LeaseStore b = LeaseStores.open(storeUrl())) {
+            String ns = segmentNamespace("segment-pause", a, b);
+            SegmentPump pumpA = new SegmentPump("a", a, ns);
+            SegmentPump pumpB = new SegmentPump("b", b, ns);
+            try {
+                // a few reservations each show both pumps run; a loaded machine's slow fsync must not fail the wait
+                Await.until(() -> pumpA.reserved() > 5 && pumpB.reserved() > 5, Duration.ofSeconds(30),
+                        () -> "reservations before the pause; " + firstFailures(pumpA, pumpB));
+                long failedBefore = pumpA.failures.get() + pumpB.failures.get();
+                Clock clock = Clock.system();
+                long pausedAt = clock.monotonicNanos();
+                server().pause();
+                paused = true;
+                // calls sent to the frozen server time out while the server holds them; it applies them once thawed,
+                // and their answers reach nobody. A store whose calls wait out the pause answers them instead
+                Await.until(() -> pumpA.failures.get() + pumpB.failures.get() > failedBefore
+                        || clock.monotonicNanos() - pausedAt > TimeUnit.SECONDS.toNanos(7), Duration.ofSeconds(10),
+                        "a failed reservation or 7 s of pause");
+                server().resume();
+                paused = false;
+                int beforeA = pumpA.reserved();
+                int beforeB = pumpB.reserved();
+                Await.until(() -> pumpA.reserved() > beforeA + 5 && pumpB.reserved() > beforeB + 5,
+                        Duration.ofSeconds(40), () -> "reservations after the pause; " + firstFailures(pumpA, pumpB));
+            } finally {
+                if (paused) {
+                    server().resume();
+                }
+                pumpA.close();
+                pumpB.close();
+            }
+            assertSegmentRangesNeverOverlap(a, ns, "a paused store", pumpA, pumpB);
         }
     }
 

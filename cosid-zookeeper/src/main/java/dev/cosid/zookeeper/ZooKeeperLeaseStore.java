@@ -9,10 +9,12 @@ import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
+import dev.cosid.lease.SegmentRange;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
+import dev.cosid.lease.StoreDataLostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -296,6 +298,167 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     private static String text(byte[] data) {
         return data == null ? "" : new String(data, StandardCharsets.UTF_8);
+    }
+
+    /** How often a segment write that lost a race to another writer reads the counter again. */
+    private static final int SEGMENT_ATTEMPTS = 1_000;
+
+    private static String segmentsPath(String namespace) {
+        return namespacePath(namespace) + "/segments";
+    }
+
+    /** A segment counter's znode: {@code n-} and the URL-encoded name, as for layouts. */
+    private static String segmentPath(String namespace, String name) {
+        return segmentsPath(namespace) + "/n-" + java.net.URLEncoder.encode(name, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public SegmentRange reserveSegment(String namespace, String name, long size) {
+        requireSegment(namespace, name);
+        if (size < 1) {
+            throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
+        }
+        long last = updateSegment(namespace, name, "reserve " + size + " ids of segment '" + name + "' of namespace '"
+                + namespace + "'", current -> Math.addExact(current, size));
+        return new SegmentRange(namespace, name, last - size + 1, last);
+    }
+
+    @Override
+    public long raiseSegment(String namespace, String name, long atLeast) {
+        requireSegment(namespace, name);
+        if (atLeast < 0) {
+            throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
+        }
+        return updateSegment(namespace, name, "raise segment '" + name + "' of namespace '" + namespace + "' to "
+                + atLeast, current -> Math.max(current, atLeast));
+    }
+
+    /**
+     * Moves a counter with one multi-op: a check that the namespace znode exists and a write of the counter
+     * conditioned on the version read just before (or its creation). A lost race reads again. A retried write
+     * whose first attempt was applied finds the version moved and reserves afresh: the first range is wasted,
+     * never handed out twice.
+     */
+    private long updateSegment(String namespace, String name, String what,
+                               java.util.function.LongUnaryOperator change) {
+        String path = segmentPath(namespace, name);
+        Optional<Long> result = call(what, () -> {
+            for (int attempt = 0; attempt < SEGMENT_ATTEMPTS; attempt++) {
+                Stat stat = new Stat();
+                Long current;
+                try {
+                    current = parseCounter(namespace, name, client.getData().storingStatIn(stat).forPath(path));
+                } catch (KeeperException.NoNodeException absent) {
+                    current = null;
+                }
+                long next;
+                try {
+                    next = change.applyAsLong(current == null ? 0 : current);
+                } catch (ArithmeticException full) {
+                    throw new LeaseStoreException("segment '" + name + "' of namespace '" + namespace + "' stands at "
+                            + current + ": the reservation would pass the largest id " + Long.MAX_VALUE);
+                }
+                byte[] data = bytes(Long.toString(next));
+                try {
+                    client.transaction().forOperations(
+                            client.transactionOp().check().forPath(namespacePath(namespace)),
+                            current == null
+                                    ? client.transactionOp().create().withMode(CreateMode.PERSISTENT).forPath(path, data)
+                                    : client.transactionOp().setData().withVersion(stat.getVersion()).forPath(path, data));
+                    return Optional.of(next);
+                } catch (KeeperException.NoNodeException missing) {
+                    if (client.checkExists().forPath(namespacePath(namespace)) == null) {
+                        return Optional.<Long>empty();
+                    }
+                    try {
+                        // a namespace registered before segment counters existed has no parent znode yet
+                        client.create().withMode(CreateMode.PERSISTENT).forPath(segmentsPath(namespace));
+                    } catch (KeeperException.NodeExistsException made) {
+                        // made by another writer
+                    }
+                } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException race) {
+                    // another writer moved the counter first: read it again
+                }
+            }
+            throw new LeaseStoreException("segment '" + name + "' of namespace '" + namespace + "' kept changing "
+                    + "during " + SEGMENT_ATTEMPTS + " attempts");
+        });
+        return result.orElseThrow(() -> namespaceMissing(namespace));
+    }
+
+    private Long parseCounter(String namespace, String name, byte[] data) {
+        try {
+            return Long.parseLong(text(data));
+        } catch (NumberFormatException e) {
+            throw new LeaseStoreException("the counter of segment '" + name + "' of namespace '" + namespace + "' in "
+                    + description + " is corrupt: '" + text(data) + "'");
+        }
+    }
+
+    @Override
+    public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
+        requireSegment(range.namespace(), range.name());
+        if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
+            throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
+        }
+        String path = segmentPath(range.namespace(), range.name());
+        return call("return the tail of " + range, () -> {
+            Stat stat = new Stat();
+            try {
+                if (parseCounter(range.namespace(), range.name(), client.getData().storingStatIn(stat).forPath(path))
+                        != range.last()) {
+                    return false;
+                }
+                client.transaction().forOperations(
+                        client.transactionOp().check().forPath(namespacePath(range.namespace())),
+                        client.transactionOp().setData().withVersion(stat.getVersion())
+                                .forPath(path, bytes(Long.toString(lastIssued))));
+                return true;
+            } catch (KeeperException.NoNodeException | KeeperException.BadVersionException changed) {
+                return false;
+            }
+        });
+    }
+
+    @Override
+    public java.util.SortedMap<String, Long> segments(String namespace) {
+        Namespaces.require(namespace);
+        return call("read the segments of namespace '" + namespace + "'", () -> {
+            java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
+            List<String> children;
+            try {
+                children = client.getChildren().forPath(segmentsPath(namespace));
+            } catch (KeeperException.NoNodeException none) {
+                return counters;
+            }
+            for (String child : children) {
+                String name = java.net.URLDecoder.decode(child.substring(2), StandardCharsets.UTF_8);
+                try {
+                    counters.put(name, parseCounter(namespace, name,
+                            client.getData().forPath(segmentsPath(namespace) + "/" + child)));
+                } catch (KeeperException.NoNodeException vanished) {
+                    // deleted between listing and reading: no counter
+                }
+            }
+            return counters;
+        });
+    }
+
+    private static void requireSegment(String namespace, String name) {
+        Namespaces.require(namespace);
+        LayoutRecord.requireName(name);
+    }
+
+    /** A namespace record this store registered and no longer finds was lost; one never registered is refused. */
+    private RuntimeException namespaceMissing(String namespace) {
+        if (limits.remembers(namespace)) {
+            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
+                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
+                    + "their lost values may be in use; restore the data, or raise each counter past every id "
+                    + "issued ('./cosid migrate') after registering the namespace again");
+        }
+        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
+                + "; a runtime registers it at start");
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.cosid.spring.boot;
 
 import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentId;
+import dev.cosid.SnowflakeId;
 import dev.cosid.jdbc.JdbcLeaseStore;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.redis.RedisLeaseStore;
@@ -17,6 +19,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.context.annotation.Primary;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -33,7 +37,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * @RestController
  * class Ids {
  *     private final SnowflakeId ids;
- *     Ids(CosIdGenerators generators) { this.ids = generators.get("order"); }
+ *     Ids(SnowflakeId ids) { this.ids = ids; } // __share__SnowflakeId; or generators.get("order")
  *     @GetMapping("/id") long next() { return ids.nextId(); }
  * }
  * }</pre>
@@ -46,6 +50,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnProperty(name = "cosid.enabled", havingValue = "true", matchIfMissing = true)
 @EnableConfigurationProperties(CosIdProperties.class)
 public class CosIdAutoConfiguration {
+
+    /** The id space of the default generators, named as CosId's shared generator: {@code __share__}. */
+    public static final String SHARE = "__share__";
 
     /**
      * Starts the runtime: its slot is held from here on.
@@ -89,8 +96,52 @@ public class CosIdAutoConfiguration {
      */
     @Bean
     @ConditionalOnMissingBean
-    public CosIdGenerators cosIdGenerators(CosIdRuntime runtime, CosIdProperties properties) {
-        return CosIdRuntimeFactory.generators(runtime, properties);
+    public CosIdGenerators cosIdGenerators(CosIdRuntime runtime, CosIdProperties properties,
+                                           ObjectProvider<CosIdLifecycle> lifecycle) {
+        CosIdLifecycle holder = lifecycle.getIfAvailable();
+        return CosIdRuntimeFactory.generators(runtime, properties,
+                holder != null ? holder.segmentPolicies() : java.util.Map.of());
+    }
+
+    /**
+     * Returns the default Snowflake generator, id space {@code __share__} with the runtime's default layout,
+     * named {@code __share__SnowflakeId} as in CosId's starter: the primary {@link SnowflakeId}, injected by type.
+     *
+     * @param generators the generators
+     * @return the generator
+     */
+    @Bean(name = SHARE + CosIdGeneratorBeans.SNOWFLAKE_SUFFIX, destroyMethod = "")
+    @Primary
+    @ConditionalOnMissingBean(name = SHARE + CosIdGeneratorBeans.SNOWFLAKE_SUFFIX)
+    public SnowflakeId shareSnowflakeId(CosIdGenerators generators) {
+        return generators.get(SHARE);
+    }
+
+    /**
+     * Returns the default segment generator, counter {@code __share__}, named {@code __share__SegmentId} as in
+     * CosId's starter: the primary {@link SegmentId}, injected by type. It is lazy: its first range is reserved
+     * when it is first injected or used, so an application without segment ids reserves nothing.
+     *
+     * @param generators the generators
+     * @return the generator
+     */
+    @Bean(name = SHARE + CosIdGeneratorBeans.SEGMENT_SUFFIX, destroyMethod = "")
+    @Primary
+    @Lazy
+    @ConditionalOnMissingBean(name = SHARE + CosIdGeneratorBeans.SEGMENT_SUFFIX)
+    public SegmentId shareSegmentId(CosIdGenerators generators) {
+        return generators.segment(SHARE);
+    }
+
+    /**
+     * Registers {@code NAMESnowflakeId} for each {@code cosid.generators.NAME} and {@code NAMESegmentId} for
+     * each {@code cosid.segments.NAME}.
+     *
+     * @return the registrar
+     */
+    @Bean
+    static CosIdGeneratorBeans cosIdGeneratorBeans() {
+        return new CosIdGeneratorBeans();
     }
 
     /** {@code cosid.store=datasource}: the application's DataSource. */

@@ -1,6 +1,8 @@
 package dev.cosid.spring.boot;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentId;
+import dev.cosid.SegmentPolicy;
 import dev.cosid.SnowflakeId;
 import java.util.Map;
 import java.util.Objects;
@@ -8,7 +10,8 @@ import java.util.Set;
 
 /**
  * The generators of the application's runtime by name: those configured under
- * {@code cosid.generators.NAME} with their layouts, and any other name with the default layout.
+ * {@code cosid.generators.NAME} with their layouts, and any other name with the default layout; and the
+ * segment generators, with the policies of {@code cosid.segments.NAME}.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -25,10 +28,29 @@ public final class CosIdGenerators {
 
     private final CosIdRuntime runtime;
     private final Map<String, SnowflakeId> configured;
+    private final Map<String, SegmentPolicy> segmentPolicies;
 
-    CosIdGenerators(CosIdRuntime runtime, Map<String, SnowflakeId> configured) {
+    CosIdGenerators(CosIdRuntime runtime, Map<String, SnowflakeId> configured, Map<String, SegmentPolicy> segmentPolicies) {
         this.runtime = runtime;
         this.configured = Map.copyOf(configured);
+        this.segmentPolicies = Map.copyOf(segmentPolicies);
+    }
+
+    /**
+     * Returns the segment generator of a counter; its first range is reserved on the first call.
+     *
+     * @param name the counter
+     * @return the generator with the policy of {@code cosid.segments.NAME}, or the runtime's default policy
+     */
+    public SegmentId segment(String name) {
+        Objects.requireNonNull(name, "name");
+        SegmentPolicy policy = segmentPolicies.get(name);
+        return policy != null ? runtime.segment(name, policy) : runtime.segment(name);
+    }
+
+    /** Returns the names configured under {@code cosid.segments} (and CosId's {@code cosid.segment.provider}). */
+    public Set<String> segmentNames() {
+        return segmentPolicies.keySet();
     }
 
     /**

@@ -22,7 +22,8 @@ import java.util.Map;
  *
  * @param up whether an id can be issued now
  * @param reason why not, or an empty string
- * @param details namespace, state, slot, fence, owner, window, expiry, remaining window and clock skew
+ * @param details namespace, state, slot, fence, owner, window, expiry, remaining window, clock skew, and when
+ *     the first of the runtime's layouts runs out with the seconds left ({@code layoutRunsOutAt}, {@code runwaySeconds})
  */
 public record CosIdHealth(boolean up, String reason, Map<String, Object> details) {
 
@@ -49,6 +50,8 @@ public record CosIdHealth(boolean up, String reason, Map<String, Object> details
         details.put("expiresAt", Instant.ofEpochMilli(lease.expiresAt()).toString());
         details.put("windowRemainingMillis", status.windowRemainingMillis());
         details.put("clockSkewMillis", status.clockSkewMillis());
+        details.put("layoutRunsOutAt", Instant.ofEpochMilli(status.layoutRunsOutAt()).toString());
+        details.put("runwaySeconds", status.runwayMillis() / 1000);
         boolean up = status.canIssue();
         return new CosIdHealth(up, up ? "" : status.problem(), Map.copyOf(details));
     }

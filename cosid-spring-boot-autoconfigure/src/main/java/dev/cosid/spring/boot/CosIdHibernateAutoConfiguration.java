@@ -1,7 +1,9 @@
 package dev.cosid.spring.boot;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentId;
 import dev.cosid.hibernate.CosIdGenerated;
+import java.util.function.Function;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -28,13 +30,19 @@ import org.springframework.context.annotation.Bean;
 public class CosIdHibernateAutoConfiguration {
 
     /**
-     * Puts the runtime into Hibernate's settings.
+     * Puts the runtime into Hibernate's settings, and the segment generators with their
+     * {@code cosid.segments.NAME} policies.
      *
      * @param runtime the runtime
+     * @param generators the generators by name
      * @return the customizer
      */
     @Bean
-    public HibernatePropertiesCustomizer cosIdHibernatePropertiesCustomizer(CosIdRuntime runtime) {
-        return properties -> properties.put(CosIdGenerated.RUNTIME_SETTING, runtime);
+    public HibernatePropertiesCustomizer cosIdHibernatePropertiesCustomizer(CosIdRuntime runtime,
+                                                                            CosIdGenerators generators) {
+        return properties -> {
+            properties.put(CosIdGenerated.RUNTIME_SETTING, runtime);
+            properties.put(CosIdGenerated.SEGMENTS_SETTING, (Function<String, SegmentId>) generators::segment);
+        };
     }
 }

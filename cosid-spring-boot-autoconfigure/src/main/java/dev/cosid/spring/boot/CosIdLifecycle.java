@@ -1,7 +1,9 @@
 package dev.cosid.spring.boot;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentPolicy;
 import java.util.List;
+import java.util.Map;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
@@ -28,12 +30,19 @@ public final class CosIdLifecycle implements SmartLifecycle, DisposableBean {
 
     private final CosIdRuntime runtime;
     private final List<AutoCloseable> afterClose;
+    private final Map<String, SegmentPolicy> segmentPolicies;
     private volatile boolean running;
     private boolean closed;
 
-    CosIdLifecycle(CosIdRuntime runtime, List<AutoCloseable> afterClose) {
+    CosIdLifecycle(CosIdRuntime runtime, List<AutoCloseable> afterClose, Map<String, SegmentPolicy> segmentPolicies) {
         this.runtime = runtime;
         this.afterClose = List.copyOf(afterClose);
+        this.segmentPolicies = Map.copyOf(segmentPolicies);
+    }
+
+    /** Returns the checked policies of {@code cosid.segments.NAME}. */
+    Map<String, SegmentPolicy> segmentPolicies() {
+        return segmentPolicies;
     }
 
     /** Returns the runtime this lifecycle holds. */

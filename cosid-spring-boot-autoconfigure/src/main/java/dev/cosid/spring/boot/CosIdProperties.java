@@ -19,6 +19,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *   generators:
  *     order:
  *       layout: MILLISECOND
+ *   segments:
+ *     invoice:
+ *       min-step: 100
  * }</pre>
  */
 @ConfigurationProperties("cosid")
@@ -80,6 +83,9 @@ public class CosIdProperties {
 
     /** Named generators, each an id space with its layout; more can be created at run time by name. */
     private final Map<String, Generator> generators = new LinkedHashMap<>();
+
+    /** Segment generators by name (dense increasing ids from a shared counter), each with how its ranges are sized. */
+    private final Map<String, Segment> segments = new LinkedHashMap<>();
 
     /** How ids appear in JSON. */
     private final Jackson jackson = new Jackson();
@@ -208,6 +214,10 @@ public class CosIdProperties {
 
     public Map<String, Generator> getGenerators() {
         return generators;
+    }
+
+    public Map<String, Segment> getSegments() {
+        return segments;
     }
 
     public Jackson getJackson() {
@@ -380,6 +390,52 @@ public class CosIdProperties {
 
         public void setSequenceBits(Integer sequenceBits) {
             this.sequenceBits = sequenceBits;
+        }
+    }
+
+    /**
+     * {@code cosid.segments.NAME.*}: one segment counter and how its ranges are sized; unset fields take
+     * the defaults of {@code SegmentPolicy.DEFAULT}.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.segments.invoice.min-step: 100
+     * cosid.segments.invoice.prefetch: 5s
+     * }</pre>
+     */
+    public static class Segment {
+
+        /** The fewest ids one reservation takes; default 1000. */
+        private Long minStep;
+
+        /** The most ids one reservation takes, as the rate grows; default 10,000,000. */
+        private Long maxStep;
+
+        /** How long of use at the observed rate one range holds; default 1s. */
+        private Duration prefetch;
+
+        public Long getMinStep() {
+            return minStep;
+        }
+
+        public void setMinStep(Long minStep) {
+            this.minStep = minStep;
+        }
+
+        public Long getMaxStep() {
+            return maxStep;
+        }
+
+        public void setMaxStep(Long maxStep) {
+            this.maxStep = maxStep;
+        }
+
+        public Duration getPrefetch() {
+            return prefetch;
+        }
+
+        public void setPrefetch(Duration prefetch) {
+            this.prefetch = prefetch;
         }
     }
 

@@ -4,7 +4,9 @@ import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.Limits;
+import dev.cosid.SegmentPolicy;
 import dev.cosid.SnowflakeId;
+import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreProvider;
 import dev.cosid.lease.Namespaces;
@@ -18,6 +20,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -43,11 +47,15 @@ final class CosIdRuntimeFactory {
             "cosid.jackson.longs");
     private static final Set<String> GENERATOR_FIELDS = Set.of("layout", "epoch", "unit", "timestampbits", "slotbits",
             "sequencebits");
+    private static final Set<String> SEGMENT_FIELDS = Set.of("minstep", "maxstep", "prefetch");
+    /** CosId 2.x's step of one segment provider: {@code cosid.segment.provider.NAME.step}. */
+    private static final Pattern PROVIDER_STEP = Pattern.compile("cosid\\.segment\\.provider\\.(.+)\\.step");
     private static final String KNOWN = "cosid.enabled, cosid.namespace, cosid.store, cosid.ttl, cosid.tolerance, "
             + "cosid.bits, cosid.owner-key, cosid.preferred-slot, cosid.cold-start-guard, cosid.takeover-guard, "
             + "cosid.max-wait, cosid.max-lead, cosid.ticking-clock, cosid.acquire-timeout, "
             + "cosid.machine.static.{slot,state-file,ahead,not-before}, "
             + "cosid.generators.NAME.{layout,epoch,unit,timestamp-bits,slot-bits,sequence-bits}, "
+            + "cosid.segments.NAME.{min-step,max-step,prefetch}, cosid.mybatis-plus.*, "
             + "cosid.jackson.{enabled,longs}";
 
     private final CosIdProperties properties;
@@ -77,6 +85,7 @@ final class CosIdRuntimeFactory {
                 || legacy.containsKey("cosid.machine.distributor.manual.machine-id");
         validate(store, staticSlot);
         Map<String, IdLayout> layouts = layouts();
+        Map<String, SegmentPolicy> segmentPolicies = segmentPolicies(legacy);
 
         CosIdRuntime.Builder builder = CosIdRuntime.builder()
                 .namespace(properties.getNamespace())
@@ -138,7 +147,7 @@ final class CosIdRuntimeFactory {
             closeAll(afterClose);
             throw new CosIdStartException(properties.getNamespace(), where, e);
         }
-        CosIdLifecycle lifecycle = new CosIdLifecycle(runtime, afterClose);
+        CosIdLifecycle lifecycle = new CosIdLifecycle(runtime, afterClose, segmentPolicies);
         try {
             for (Map.Entry<String, IdLayout> layout : layouts.entrySet()) {
                 try {
@@ -156,13 +165,61 @@ final class CosIdRuntimeFactory {
         return lifecycle;
     }
 
-    static CosIdGenerators generators(CosIdRuntime runtime, CosIdProperties properties) {
+    static CosIdGenerators generators(CosIdRuntime runtime, CosIdProperties properties,
+                                      Map<String, SegmentPolicy> segmentPolicies) {
         Map<String, SnowflakeId> configured = new LinkedHashMap<>();
         for (String name : properties.getGenerators().keySet()) {
             runtime.generators().stream().filter(g -> g.name().equals(name)).findFirst()
                     .ifPresent(g -> configured.put(name, g));
         }
-        return new CosIdGenerators(runtime, configured);
+        return new CosIdGenerators(runtime, configured, segmentPolicies);
+    }
+
+    /**
+     * The policies of {@code cosid.segments.NAME}, checked, with CosId 2.x's {@code cosid.segment.provider.NAME.step}
+     * taken (and removed from the legacy keys) with a warning where no {@code cosid.segments.NAME} is set.
+     */
+    private Map<String, SegmentPolicy> segmentPolicies(Map<String, String> legacy) {
+        Map<String, SegmentPolicy> policies = new LinkedHashMap<>();
+        SegmentPolicy base = SegmentPolicy.DEFAULT;
+        for (Map.Entry<String, CosIdProperties.Segment> entry : properties.getSegments().entrySet()) {
+            String prefix = "cosid.segments." + entry.getKey();
+            CosIdProperties.Segment segment = entry.getValue();
+            try {
+                LayoutRecord.requireName(entry.getKey());
+                long min = segment.getMinStep() != null ? segment.getMinStep() : base.minStep();
+                long max = segment.getMaxStep() != null ? segment.getMaxStep() : Math.max(min, base.maxStep());
+                policies.put(entry.getKey(), SegmentPolicy.of(min, max,
+                        segment.getPrefetch() != null ? segment.getPrefetch() : base.prefetch()));
+            } catch (IllegalArgumentException e) {
+                throw new CosIdConfigurationException(prefix, "min-step " + segment.getMinStep() + ", max-step "
+                        + segment.getMaxStep() + ", prefetch " + segment.getPrefetch(), e.getMessage(),
+                        "Set " + prefix + ".min-step to 1.." + SegmentPolicy.STEP_MAX + ", .max-step to at least "
+                        + "the min step, and .prefetch to 10ms..1h.", e);
+            }
+        }
+        for (String key : List.copyOf(legacy.keySet())) {
+            Matcher step = PROVIDER_STEP.matcher(key);
+            if (!step.matches()) {
+                continue;
+            }
+            String name = step.group(1);
+            String value = legacy.remove(key);
+            if (policies.containsKey(name)) {
+                LOG.warn("{} is a CosId 2.x key: ignored, cosid.segments.{} is set", key, name);
+                continue;
+            }
+            try {
+                long size = Long.parseLong(value.trim());
+                policies.put(name, SegmentPolicy.of(size, Math.max(size, base.maxStep()), base.prefetch()));
+            } catch (IllegalArgumentException e) {
+                throw new CosIdConfigurationException(key, value, e.getMessage(), "Set cosid.segments." + name
+                        + ".min-step (1.." + SegmentPolicy.STEP_MAX + ") in its place.", e);
+            }
+            LOG.warn("{} is a CosId 2.x key: replaced by cosid.segments.{}.min-step (ranges grow with the rate up to "
+                    + ".max-step)", key, name);
+        }
+        return policies;
     }
 
     private LeaseStore open(CosIdStoreSource source, String where) {
@@ -345,6 +402,13 @@ final class CosIdRuntimeFactory {
         if (uniform.startsWith("cosid.generators.")) {
             String field = uniform.substring(uniform.lastIndexOf('.') + 1);
             return GENERATOR_FIELDS.contains(field);
+        }
+        if (uniform.startsWith("cosid.mybatisplus.")) {
+            return true; // bound by cosid-mybatis-plus
+        }
+        if (uniform.startsWith("cosid.segments.")) {
+            String field = uniform.substring(uniform.lastIndexOf('.') + 1);
+            return SEGMENT_FIELDS.contains(field);
         }
         return false;
     }

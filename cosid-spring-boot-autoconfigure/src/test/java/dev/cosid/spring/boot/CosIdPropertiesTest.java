@@ -253,7 +253,11 @@ class CosIdPropertiesTest {
         "cosid.generators.order.layout|SAFE_JS_SECOND|cosid.generators.order.layout = 'SAFE_JS_SECOND': bits 10 exceed the layout's slot bits 3",
         "cosid.generators.order.timestamp-bits|60|cosid.generators.order.layout = 'MILLISECOND with epoch null, unit null, timestamp-bits 60",
         "cosid.tll|30s|cosid.tll = '30s': unknown key; this starter knows cosid.enabled",
-        "cosid.segment.enabled|true|cosid.segment.enabled = 'true': a CosId 2.x key that CosId 5 does not take: nothing replaces segment ids",
+        "cosid.segment.distributor.type|redis|cosid.segment.distributor.type = 'redis': a CosId 2.x key that CosId 5 does not take: segment counters live in cosid.store beside the leases",
+        "cosid.segment.share.offset|100|cosid.segment.share.offset = '100': a CosId 2.x key that CosId 5 does not take: replaced by runtime.segment(NAME, policy) (Spring Boot: cosid.segments.NAME.min-step",
+        "cosid.segment.provider.ticket.step|many|cosid.segment.provider.ticket.step = 'many': For input string",
+        "cosid.segments.invoice.min-step|0|cosid.segments.invoice = 'min-step 0, max-step null, prefetch null': the segment min step 0 lies outside 1..",
+        "cosid.segments.invoice.prefetch|1ms|cosid.segments.invoice = 'min-step null, max-step null, prefetch PT0.001S': segment prefetch of 1 ms is shorter than the least, 10 ms",
         "cosid.machine.distributor.type|mongo|cosid.machine.distributor.type = 'mongo': a CosId 2.x key that CosId 5 does not take: nothing replaces it: CosId 5 has no MongoDB store",
         "cosid.snowflake.provider.order.timestamp-bit|41|cosid.snowflake.provider.order.timestamp-bit = '41': a CosId 2.x key that CosId 5 does not take: replaced by runtime.snowflake(NAME, layout)"
     })

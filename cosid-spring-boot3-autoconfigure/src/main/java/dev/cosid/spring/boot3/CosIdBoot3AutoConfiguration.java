@@ -1,9 +1,12 @@
 package dev.cosid.spring.boot3;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.SegmentId;
 import dev.cosid.hibernate.CosIdGenerated;
 import dev.cosid.spring.boot.CosIdAutoConfiguration;
+import dev.cosid.spring.boot.CosIdGenerators;
 import dev.cosid.spring.boot.CosIdHealth;
+import java.util.function.Function;
 import org.springframework.boot.actuate.autoconfigure.health.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -55,8 +58,12 @@ public class CosIdBoot3AutoConfiguration {
     static class HibernateConfiguration {
 
         @Bean
-        HibernatePropertiesCustomizer cosIdHibernatePropertiesCustomizer(CosIdRuntime runtime) {
-            return properties -> properties.put(CosIdGenerated.RUNTIME_SETTING, runtime);
+        HibernatePropertiesCustomizer cosIdHibernatePropertiesCustomizer(CosIdRuntime runtime,
+                                                                         CosIdGenerators generators) {
+            return properties -> {
+                properties.put(CosIdGenerated.RUNTIME_SETTING, runtime);
+                properties.put(CosIdGenerated.SEGMENTS_SETTING, (Function<String, SegmentId>) generators::segment);
+            };
         }
     }
 }

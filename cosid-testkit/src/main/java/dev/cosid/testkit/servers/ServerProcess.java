@@ -40,6 +40,8 @@ public abstract class ServerProcess implements ControlledServer {
     protected final Path home;
     /** The loopback port the server listens on. */
     protected final int port;
+    /** The side of a {@link NetworkPartition} the server runs in, or null for this namespace's loopback. */
+    protected final NetworkPartition.Side side;
     /** The running server's main process, or null while stopped. */
     protected Process process;
     private boolean paused;
@@ -51,6 +53,19 @@ public abstract class ServerProcess implements ControlledServer {
      * @param parent where the server's directory goes
      */
     protected ServerProcess(String name, Path parent) {
+        this(name, parent, null);
+    }
+
+    /**
+     * Prepares a server in a fresh directory that runs inside one side of a network partition: it listens on
+     * every address of that side, advertises the side's address and is asked for readiness on its control address.
+     *
+     * @param name a short name for directories and messages
+     * @param parent where the server's directory goes
+     * @param side where it runs, or null for this namespace's loopback
+     */
+    protected ServerProcess(String name, Path parent, NetworkPartition.Side side) {
+        this.side = side;
         try {
             Files.createDirectories(parent);
             this.home = Files.createTempDirectory(parent.toAbsolutePath(), name + "-");
@@ -63,6 +78,31 @@ public abstract class ServerProcess implements ControlledServer {
     /** Returns the port the server listens on. */
     public int port() {
         return port;
+    }
+
+    /** Returns the address clients connect to: 127.0.0.1, or the address of the partition's side it runs in. */
+    public String host() {
+        return side == null ? "127.0.0.1" : side.address();
+    }
+
+    /** Returns the address the test itself reaches the server on, cut or not. */
+    protected String controlHost() {
+        return side == null ? "127.0.0.1" : side.controlAddress();
+    }
+
+    /** Returns the address the server listens on: 127.0.0.1, or every address of its side. */
+    protected String bindAddress() {
+        return side == null ? "127.0.0.1" : "0.0.0.0";
+    }
+
+    /**
+     * Returns a command that runs where the server runs.
+     *
+     * @param command the command
+     * @return the command, inside the side's namespace when the server runs in one
+     */
+    protected List<String> placed(List<String> command) {
+        return side == null ? command : side.inside(command);
     }
 
     /** Creates the data directory's contents, for a first start or after {@link #restartEmpty()}. */
@@ -251,7 +291,7 @@ public abstract class ServerProcess implements ControlledServer {
     /** Reports whether a TCP connection to the port succeeds. */
     protected boolean accepts() {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.connect(new InetSocketAddress(controlHost(), port), 500);
             return true;
         } catch (IOException e) {
             return false;
@@ -267,7 +307,7 @@ public abstract class ServerProcess implements ControlledServer {
      */
     protected String ask(String command, int replyBytes) {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.connect(new InetSocketAddress(controlHost(), port), 500);
             socket.setSoTimeout(1000);
             socket.getOutputStream().write(command.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             byte[] reply = replyBytes < 0 ? socket.getInputStream().readAllBytes()
@@ -376,6 +416,6 @@ public abstract class ServerProcess implements ControlledServer {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[127.0.0.1:" + port + ", " + home + "]";
+        return getClass().getSimpleName() + "[" + host() + ":" + port + ", " + home + "]";
     }
 }

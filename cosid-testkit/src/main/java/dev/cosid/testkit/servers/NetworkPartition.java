@@ -1,0 +1,336 @@
+package dev.cosid.testkit.servers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * Two network namespaces of this test, side A and side B, joined by a veth pair that {@link #cut()} drops every
+ * packet of, both ways, and {@link #heal()} opens again: a real network partition, with every process on each
+ * side alive.
+ *
+ * <p>Each side has its address on the link between the sides ({@link Side#address()}: what servers advertise and
+ * clients connect to) and a control address on a second veth pair to the test's own namespace
+ * ({@link Side#controlAddress()}): the test reaches every server through it, whether the sides are cut or not,
+ * and no route leads from one side to the other but the cuttable link. All addresses lie in one private /28
+ * ({@code 10.231.x.y}) chosen per run and locked under the temporary directory, so that test JVMs side by side
+ * never share one. Processes started with {@link #start(Side, List, Path)} run inside a side through
+ * {@code ip netns exec}; {@link #close()} kills them, then deletes the namespaces and veths, also from a
+ * shutdown hook when a test dies first.
+ *
+ * <p>Needs root and {@code ip} from iproute2: without them the calling test is skipped with a message, unless
+ * {@code COSID_REQUIRE_SERVERS=true}, which makes it a failure.
+ *
+ * <h2>Example</h2>
+ * <pre>{@code
+ * try (NetworkPartition net = NetworkPartition.created()) {
+ *     Process server = net.start(net.a(), List.of("redis-server", "--bind", "0.0.0.0"), log);
+ *     net.cut();   // A and B no longer reach each other; the test still reaches both
+ *     net.heal();
+ * }
+ * }</pre>
+ */
+public final class NetworkPartition implements AutoCloseable {
+
+    /** The private /16 the runs' blocks are taken from. */
+    private static final String PREFIX = "10.231.";
+    /** Blocks of 16 addresses in the /16. */
+    private static final int BLOCKS = 4096;
+    private static final Path LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "cosid-test-nets");
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+    private static final Duration COMMAND_BOUND = Duration.ofSeconds(20);
+
+    /**
+     * One side of the partition.
+     *
+     * @param name "a" or "b"
+     * @param namespace the network namespace's name
+     * @param address the side's address on the link between the sides
+     * @param controlAddress the side's address on its link to the test's own namespace
+     */
+    public record Side(String name, String namespace, String address, String controlAddress) {
+
+        /**
+         * Returns a command that runs inside this side.
+         *
+         * @param command the command
+         * @return {@code ip netns exec NAMESPACE} and the command
+         */
+        public List<String> inside(List<String> command) {
+            List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+            full.addAll(command);
+            return full;
+        }
+    }
+
+    private final int block;
+    private final FileLock lock;
+    private final Side a;
+    private final Side b;
+    private final String linkA;
+    private final String linkB;
+    private final List<String> rootLinks = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    private final Thread hook;
+    private boolean cut;
+    private boolean closed;
+
+    private NetworkPartition(int block, FileLock lock) {
+        this.block = block;
+        this.lock = lock;
+        String tag = ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet();
+        int third = block / 16;
+        int base = (block % 16) * 16;
+        String net = PREFIX + third + ".";
+        a = new Side("a", "cosid-" + tag + "-a", net + (base + 1), net + (base + 6));
+        b = new Side("b", "cosid-" + tag + "-b", net + (base + 2), net + (base + 10));
+        linkA = "cz" + block + "a";
+        linkB = "cz" + block + "b";
+        hook = new Thread(this::close, "cosid-partition-cleanup");
+    }
+
+    /**
+     * Creates both namespaces and their links, or skips the calling test when this machine cannot (not root, no
+     * {@code ip}, no network namespaces).
+     *
+     * @return the two sides, joined
+     */
+    public static NetworkPartition created() {
+        String missing = unavailable();
+        if (missing != null) {
+            String message = "a network partition needs " + missing;
+            if (Servers.required()) {
+                Assertions.fail(message + " (COSID_REQUIRE_SERVERS=true)");
+            }
+            Assumptions.abort(message + "; skipping");
+        }
+        NetworkPartition partition = lockBlock();
+        Runtime.getRuntime().addShutdownHook(partition.hook);
+        try {
+            partition.create();
+        } catch (RuntimeException e) {
+            partition.close();
+            throw e;
+        }
+        return partition;
+    }
+
+    private static String unavailable() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "root (ip netns add), and this build runs as " + System.getProperty("user.name");
+        }
+        if (Servers.find("ip", List.of("/usr/sbin", "/sbin", "/usr/bin")).isEmpty()) {
+            return "ip: apt-get install iproute2";
+        }
+        if (Servers.find("tc", List.of("/usr/sbin", "/sbin", "/usr/bin")).isEmpty()) {
+            return "tc: apt-get install iproute2";
+        }
+        String probe = "cosid-probe-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet();
+        String added = ServerProcess.run(List.of("ip", "netns", "add", probe), COMMAND_BOUND, true);
+        ServerProcess.run(List.of("ip", "netns", "del", probe), COMMAND_BOUND, true);
+        return added.isBlank() ? null : "network namespaces (ip netns add said: " + added.strip() + ")";
+    }
+
+    private static synchronized NetworkPartition lockBlock() {
+        try {
+            Files.createDirectories(LOCKS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String used = ServerProcess.run(List.of("ip", "-o", "-4", "addr"), COMMAND_BOUND, true);
+        int start = (int) (ProcessHandle.current().pid() % BLOCKS);
+        for (int i = 0; i < BLOCKS; i++) {
+            int block = (start + i) % BLOCKS;
+            if (block / 16 == 0) {
+                continue; // 10.231.0.x: the first /24 is left alone
+            }
+            if (usedIn(used, block)) {
+                continue; // an address of this block is on an interface of this machine already
+            }
+            FileLock lock = tryLock(block);
+            if (lock != null) {
+                return new NetworkPartition(block, lock);
+            }
+        }
+        throw new IllegalStateException("no free address block in " + PREFIX + "0.0/16 for a network partition");
+    }
+
+    private static boolean usedIn(String addresses, int block) {
+        for (int host = 0; host < 16; host++) {
+            if (addresses.contains(" " + PREFIX + block / 16 + "." + ((block % 16) * 16 + host) + "/")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static FileLock tryLock(int block) {
+        try {
+            FileChannel channel = FileChannel.open(LOCKS.resolve(Integer.toString(block)), StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                channel.close();
+            }
+            return lock;
+        } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    private void create() {
+        String net = PREFIX + block / 16 + ".";
+        int base = (block % 16) * 16;
+        ip("netns", "add", a.namespace());
+        ip("netns", "add", b.namespace());
+        // the link between the sides: .1 (A) and .2 (B)
+        ip("link", "add", linkA, "type", "veth", "peer", "name", linkB);
+        ip("link", "set", linkA, "netns", a.namespace());
+        ip("link", "set", linkB, "netns", b.namespace());
+        ip("-n", a.namespace(), "addr", "add", a.address() + "/30", "dev", linkA);
+        ip("-n", b.namespace(), "addr", "add", b.address() + "/30", "dev", linkB);
+        for (Side side : List.of(a, b)) {
+            ip("-n", side.namespace(), "link", "set", "lo", "up");
+            ip("-n", side.namespace(), "link", "set", side == a ? linkA : linkB, "up");
+        }
+        // the control links: this namespace .5 to A's .6, .9 to B's .10; no forwarding, so no path between A and B
+        control(a, "cz" + block + "ra", "cz" + block + "ca", net + (base + 5));
+        control(b, "cz" + block + "rb", "cz" + block + "cb", net + (base + 9));
+    }
+
+    private void control(Side side, String rootEnd, String sideEnd, String rootAddress) {
+        ip("link", "add", rootEnd, "type", "veth", "peer", "name", sideEnd);
+        rootLinks.add(rootEnd);
+        ip("link", "set", sideEnd, "netns", side.namespace());
+        ip("addr", "add", rootAddress + "/30", "dev", rootEnd);
+        ip("link", "set", rootEnd, "up");
+        ip("-n", side.namespace(), "addr", "add", side.controlAddress() + "/30", "dev", sideEnd);
+        ip("-n", side.namespace(), "link", "set", sideEnd, "up");
+    }
+
+    private static void ip(String... args) {
+        List<String> command = new ArrayList<>(List.of("ip"));
+        command.addAll(List.of(args));
+        ServerProcess.run(command, COMMAND_BOUND, false);
+    }
+
+    /** Returns side A. */
+    public Side a() {
+        return a;
+    }
+
+    /** Returns side B. */
+    public Side b() {
+        return b;
+    }
+
+    /**
+     * Starts a process inside a side, its output appended to a file; {@link #close()} kills it.
+     *
+     * @param side where it runs
+     * @param command the command
+     * @param output where its output and error output go
+     * @return the process
+     */
+    public synchronized Process start(Side side, List<String> command, Path output) {
+        if (closed) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        try {
+            Process process = new ProcessBuilder(side.inside(command)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+            processes.add(process);
+            return process;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command + " in " + side.namespace(), e);
+        }
+    }
+
+    /**
+     * Drops every packet between the sides, both ways ({@code pfifo limit 0} on both ends of their link); the
+     * control links stay up.
+     */
+    public synchronized void cut() {
+        if (cut) {
+            throw new IllegalStateException(this + " is already cut");
+        }
+        run(a, List.of("tc", "qdisc", "add", "dev", linkA, "root", "pfifo", "limit", "0"));
+        run(b, List.of("tc", "qdisc", "add", "dev", linkB, "root", "pfifo", "limit", "0"));
+        cut = true;
+    }
+
+    /** Lets packets between the sides pass again. */
+    public synchronized void heal() {
+        if (!cut) {
+            throw new IllegalStateException(this + " is not cut");
+        }
+        run(a, List.of("tc", "qdisc", "del", "dev", linkA, "root"));
+        run(b, List.of("tc", "qdisc", "del", "dev", linkB, "root"));
+        cut = false;
+    }
+
+    /** Reports whether the sides are cut off from each other now. */
+    public synchronized boolean isCut() {
+        return cut;
+    }
+
+    private static void run(Side side, List<String> command) {
+        ServerProcess.run(side.inside(command), COMMAND_BOUND, false);
+    }
+
+    /** Kills every process started here (SIGKILL, descendants too), then deletes the namespaces and links. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Process process : processes) {
+            List<ProcessHandle> all = new ArrayList<>(process.descendants().toList());
+            all.add(0, process.toHandle());
+            all.forEach(ProcessHandle::destroyForcibly);
+            for (ProcessHandle handle : all) {
+                try {
+                    handle.onExit().get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    // deleting the namespace below does not need the process gone
+                }
+            }
+        }
+        for (Side side : List.of(a, b)) {
+            ServerProcess.run(List.of("ip", "netns", "del", side.namespace()), COMMAND_BOUND, true);
+        }
+        for (String link : rootLinks) {
+            ServerProcess.run(List.of("ip", "link", "del", link), COMMAND_BOUND, true); // gone with its peer already
+        }
+        try {
+            lock.channel().close();
+        } catch (IOException ignored) {
+            // the lock goes with the JVM
+        }
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs now
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NetworkPartition[" + a.namespace() + " " + a.address() + " | " + b.namespace() + " " + b.address()
+                + (cut ? ", cut" : "") + "]";
+    }
+}
