@@ -602,10 +602,14 @@ public final class JdbcLeaseStore implements LeaseStore {
         Map<String, Object> values = Map.of("ns", namespace, "name", name, "size", size);
         for (int attempt = 1; ; attempt++) {
             boolean last = attempt == SEGMENT_ATTEMPTS;
-            Optional<Long> counter = run(what, connection -> {
-                try (PreparedStatement statement = sql.prepare(connection, values);
-                     ResultSet row = statement.executeQuery()) {
-                    return row.next() ? Optional.of(row.getLong(1)) : Optional.<Long>empty();
+            // a reservation is a write like a renewal: confirmed by the synchronous standby and bounded
+            Optional<Long> counter = write(what, connection -> {
+                try (PreparedStatement statement = sql.prepare(connection, values)) {
+                    return bounded(connection, statement, () -> {
+                        try (ResultSet row = statement.executeQuery()) {
+                            return row.next() ? Optional.of(row.getLong(1)) : Optional.<Long>empty();
+                        }
+                    });
                 } catch (SQLException e) {
                     if (!last && JdbcDialect.rolledBack(e)) {
                         return null; // rolled back, nothing changed: run it again
@@ -672,9 +676,9 @@ public final class JdbcLeaseStore implements LeaseStore {
                 }
             });
         }
-        return run("return the tail of " + range, connection -> {
+        return write("return the tail of " + range, connection -> {
             try (PreparedStatement update = sql.returnTail().prepare(connection, values)) {
-                return update.executeUpdate() == 1;
+                return bounded(connection, update, update::executeUpdate) == 1;
             }
         });
     }

@@ -96,11 +96,22 @@ class PostgresSynchronousStandbyTest {
                             + "WHERE wait_event = 'SyncRep' OR wait_event_type = 'Lock'"),
                             "a backend still waits for the standby or for the slot's row lock");
                 }
+                // a segment reservation is a write like a renewal: bounded the same, and not counted either
+                long start = clock.monotonicNanos();
+                LeaseStoreException reservation = assertThrows(LeaseStoreException.class,
+                        () -> store.reserveSegment(ns, "orders", 100));
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(clock.monotonicNanos() - start);
+                assertTrue(tookMillis < 2_000 && reservation.getMessage().contains("no synchronous standby confirmed"),
+                        tookMillis + " ms: " + reservation.getMessage());
+                assertEquals("0", PAIR.server().primary().sql("SELECT count(*) FROM pg_stat_activity "
+                        + "WHERE wait_event = 'SyncRep' OR wait_event_type = 'Lock'"), "a reservation still waits");
             } finally {
                 standby.resume();
             }
             SlotLease renewed = store.renew(lease, TERMS).orElseThrow();
             assertEquals(lease.fence(), renewed.fence(), "the lease stayed this holder's");
+            assertTrue(store.reserveSegment(ns, "orders", 100).first() > 100,
+                    "the unconfirmed reservation is a gap, never handed out again");
         }
     }
 }
