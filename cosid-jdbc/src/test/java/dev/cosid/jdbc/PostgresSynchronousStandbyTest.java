@@ -74,6 +74,38 @@ class PostgresSynchronousStandbyTest {
     }
 
     @Test
+    void aPrimaryThatTurnsAsynchronousWithAStandbyStreamingIsRefusedAtTheNextWrite() {
+        String ns = namespace();
+        PostgresServer primary = PAIR.server().primary();
+        try (LeaseStore store = LeaseStores.open(PAIR.server().jdbcUrl())) {
+            store.register(ns, new NamespaceRecord(16, 500));
+            SlotLease lease = store.acquire(ns, 0, Owner.of("a"), TERMS).orElseThrow();
+            primary.sql("ALTER SYSTEM SET synchronous_standby_names = ''");
+            primary.sql("SELECT pg_reload_conf()");
+            try {
+                LeaseStoreException refused = assertThrows(LeaseStoreException.class, () -> {
+                    // the reload reaches the session's backend before its next statement, at most a moment later
+                    long deadline = clock.monotonicNanos() + TimeUnit.SECONDS.toNanos(10);
+                    while (clock.monotonicNanos() < deadline) {
+                        store.renew(lease, TERMS);
+                    }
+                });
+                assertTrue(refused.getMessage().contains("(synchronous_standby_names='', synchronous_commit=on, "
+                        + "1 standbys streaming)"), refused.getMessage());
+            } finally {
+                primary.sql("ALTER SYSTEM SET synchronous_standby_names = '*'");
+                primary.sql("SELECT pg_reload_conf()");
+            }
+            long deadline = clock.monotonicNanos() + TimeUnit.SECONDS.toNanos(30);
+            while (!primary.sql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'").equals("1")) {
+                assertTrue(clock.monotonicNanos() < deadline, "the standby did not become synchronous again");
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            }
+            assertTrue(store.renew(lease, TERMS).isPresent(), "synchronous again, the write counts");
+        }
+    }
+
+    @Test
     void aWriteTheFrozenStandbyCannotConfirmFailsWithinItsBoundAndLeavesNoBackendWaiting() {
         String ns = namespace();
         try (LeaseStore store = LeaseStores.open(PAIR.server().jdbcUrl())) {
