@@ -130,7 +130,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.release = NamedSql.parse(dialect.release());
         if (requireSynchronous) {
             run("check that the primary commits synchronously", connection -> {
-                checkSynchronous(connection, true);
+                checkSynchronous(connection);
                 return null;
             });
         }
@@ -148,13 +148,11 @@ public final class JdbcLeaseStore implements LeaseStore {
      * Refuses to write unless the primary commits synchronously to a standby for this session:
      * {@code synchronous_standby_names} set and {@code synchronous_commit} on, remote_write or remote_apply.
      * Otherwise a partition that cuts the primary off while a standby is promoted lets both sides confirm
-     * windows the other never sees. At open that is required; before a write, a primary that streams to no
-     * standby at all passes too: a promoted standby whose old primary is gone or cut off is the only copy, and a
-     * cut-off primary set up synchronously still waits for its lost standby, so only one side confirms.
-     *
-     * @param atOpen whether the store is being opened, where a primary without a synchronous standby is refused
+     * windows the other never sees. A primary that streams to no standby at all passes too: a promoted standby
+     * whose old primary is gone or cut off is the only copy, and a cut-off primary set up synchronously still
+     * waits for its lost standby, so only one side confirms.
      */
-    private void checkSynchronous(Connection connection, boolean atOpen) throws SQLException {
+    private void checkSynchronous(Connection connection) throws SQLException {
         String names;
         String commit;
         long standbys;
@@ -168,12 +166,12 @@ public final class JdbcLeaseStore implements LeaseStore {
         }
         boolean synchronous = names != null && !names.isBlank()
                 && java.util.Set.of("on", "remote_write", "remote_apply").contains(commit);
-        if (synchronous || (!atOpen && standbys == 0)) {
+        if (synchronous || standbys == 0) {
             return;
         }
         throw new LeaseStoreException("store URL '" + description + "' names several hosts, but its primary does "
                 + "not commit synchronously to a standby (synchronous_standby_names='" + names
-                + "', synchronous_commit=" + commit + (atOpen ? "" : ", " + standbys + " standbys streaming")
+                + "', synchronous_commit=" + commit + ", " + standbys + " standbys streaming"
                 + "): a partition that cuts the primary off while a standby is promoted would repeat ids; set "
                 + "synchronous_standby_names on the primary and leave synchronous_commit on, or add "
                 + JdbcLeaseStoreProvider.ALLOW_REPEATS + "=true to the URL to accept that");
@@ -492,7 +490,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             return run(what, work);
         }
         return run(what, connection -> {
-            checkSynchronous(connection, false);
+            checkSynchronous(connection);
             return work.run(connection);
         });
     }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A PostgreSQL URL that names several hosts is safe by default: the store writes only where the primary
- * commits synchronously to a standby, refuses in one line otherwise, and bounds every statement. With the
+ * commits synchronously to a standby or streams to none, refuses in one line otherwise, and bounds every
+ * statement. With the
  * synchronous standby frozen (SIGSTOP, as a partition would cut it off), a write fails within a sixth of the
  * ttl, counts as failed although the primary committed it locally, and leaves no backend waiting.
  */
@@ -39,7 +40,7 @@ class PostgresSynchronousStandbyTest {
 
     private final Clock clock = Clock.system();
 
-    /** Both hosts name the one server, which has no synchronous standby: the URL is one of several hosts. */
+    /** Both hosts name the one server, which streams to no standby: the URL is one of several hosts. */
     private static String twoHostUrl() {
         String address = "127.0.0.1:" + SINGLE.server().port();
         return "jdbc:postgresql://" + address + "," + address + "/postgres?user=postgres";
@@ -50,18 +51,47 @@ class PostgresSynchronousStandbyTest {
     }
 
     @Test
-    void aMultiHostUrlWithoutASynchronousStandbyIsRefusedInOneLineNamingTheUnsafeOption() {
-        LeaseStoreException refused = assertThrows(LeaseStoreException.class, () -> LeaseStores.open(twoHostUrl()));
-        assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
-        assertTrue(refused.getMessage().contains("does not commit synchronously to a standby "
-                + "(synchronous_standby_names='', synchronous_commit=on)"), refused.getMessage());
-        assertTrue(refused.getMessage().endsWith("or add allowRepeatedIdsOnPartition=true to the URL to accept that"),
-                refused.getMessage());
+    void aMultiHostUrlWhosePrimaryStreamsToAnAsynchronousStandbyIsRefusedInOneLineNamingTheUnsafeOption() {
+        PostgresServer primary = PAIR.server().primary();
+        primary.sql("ALTER SYSTEM SET synchronous_standby_names = ''");
+        primary.sql("SELECT pg_reload_conf()");
+        try {
+            LeaseStoreException refused = assertThrows(LeaseStoreException.class,
+                    () -> LeaseStores.open(PAIR.server().jdbcUrl()).close());
+            assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("does not commit synchronously to a standby "
+                    + "(synchronous_standby_names='', synchronous_commit=on, 1 standbys streaming)"),
+                    refused.getMessage());
+            assertTrue(refused.getMessage().endsWith("or add allowRepeatedIdsOnPartition=true to the URL to accept "
+                    + "that"), refused.getMessage());
+            try (LeaseStore store = LeaseStores.open(PAIR.server().jdbcUrl() + "&allowRepeatedIdsOnPartition=true")) {
+                String ns = namespace();
+                store.register(ns, new NamespaceRecord(16, 500));
+                assertTrue(store.acquire(ns, 0, Owner.of("a"), TERMS).isPresent(), "the unsafe option keeps the old way");
+            }
+        } finally {
+            primary.sql("ALTER SYSTEM SET synchronous_standby_names = '*'");
+            primary.sql("SELECT pg_reload_conf()");
+            awaitSynchronous();
+        }
+    }
 
-        try (LeaseStore store = LeaseStores.open(twoHostUrl() + "&allowRepeatedIdsOnPartition=true")) {
+    /** A server that streams to no standby is the only copy (a promoted standby): it takes writes. */
+    @Test
+    void aPrimaryThatStreamsToNoStandbyIsTheOnlyCopyAndTakesWrites() {
+        try (LeaseStore store = LeaseStores.open(twoHostUrl())) {
             String ns = namespace();
             store.register(ns, new NamespaceRecord(16, 500));
-            assertTrue(store.acquire(ns, 0, Owner.of("a"), TERMS).isPresent(), "the unsafe option keeps the old way");
+            assertTrue(store.acquire(ns, 0, Owner.of("a"), TERMS).isPresent());
+        }
+    }
+
+    private void awaitSynchronous() {
+        long deadline = clock.monotonicNanos() + TimeUnit.SECONDS.toNanos(30);
+        while (!PAIR.server().primary().sql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'")
+                .equals("1")) {
+            assertTrue(clock.monotonicNanos() < deadline, "the standby did not become synchronous again");
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
         }
     }
 
@@ -96,11 +126,7 @@ class PostgresSynchronousStandbyTest {
                 primary.sql("ALTER SYSTEM SET synchronous_standby_names = '*'");
                 primary.sql("SELECT pg_reload_conf()");
             }
-            long deadline = clock.monotonicNanos() + TimeUnit.SECONDS.toNanos(30);
-            while (!primary.sql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'").equals("1")) {
-                assertTrue(clock.monotonicNanos() < deadline, "the standby did not become synchronous again");
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-            }
+            awaitSynchronous();
             assertTrue(store.renew(lease, TERMS).isPresent(), "synchronous again, the write counts");
         }
     }
