@@ -51,7 +51,8 @@ final class GenerateCommand implements Callable<Integer> {
         Long count;
 
         @Option(names = "--duration", paramLabel = "D", converter = Durations.class,
-                description = "keep issuing for this long, e.g. 60s; keeps trying while no slot is held")
+                description = "keep issuing for this long, e.g. 60s; keeps trying while no slot is held or the store "
+                        + "does not answer, ends within 2 s of it, and says how long the store was unreachable")
         Duration duration;
     }
 

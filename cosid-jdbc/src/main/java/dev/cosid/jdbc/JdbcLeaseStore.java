@@ -73,6 +73,13 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** The longest a statement may take before the keeper's terms set a shorter bound. */
     static final long DEFAULT_BOUND_MILLIS = 5_000;
     /** Cancels statements that outlive their bound; one daemon thread for every store of the process. */
+    /** Sends the cancels, each of which may wait for a frozen server. */
+    private static final java.util.concurrent.ExecutorService CANCELLER =
+            java.util.concurrent.Executors.newCachedThreadPool(task -> {
+                Thread thread = new Thread(task, "cosid-jdbc-cancel");
+                thread.setDaemon(true);
+                return thread;
+            });
     private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread thread = new Thread(task, "cosid-jdbc-watchdog");
@@ -141,28 +148,33 @@ public final class JdbcLeaseStore implements LeaseStore {
      * Refuses to write unless the primary commits synchronously to a standby for this session:
      * {@code synchronous_standby_names} set and {@code synchronous_commit} on, remote_write or remote_apply.
      * Otherwise a partition that cuts the primary off while a standby is promoted lets both sides confirm
-     * windows the other never sees.
+     * windows the other never sees. A primary that streams to no standby at all passes too: a promoted standby
+     * whose old primary is gone or cut off is the only copy, and a cut-off primary set up synchronously still
+     * waits for its lost standby, so only one side confirms.
      */
     private void checkSynchronous(Connection connection) throws SQLException {
         String names;
         String commit;
+        long standbys;
         try (Statement statement = connection.createStatement();
              ResultSet row = statement.executeQuery("SELECT current_setting('synchronous_standby_names'), "
-                     + "current_setting('synchronous_commit')")) {
+                     + "current_setting('synchronous_commit'), (SELECT count(*) FROM pg_stat_replication)")) {
             row.next();
             names = row.getString(1);
             commit = row.getString(2);
+            standbys = row.getLong(3);
         }
         boolean synchronous = names != null && !names.isBlank()
                 && java.util.Set.of("on", "remote_write", "remote_apply").contains(commit);
-        if (!synchronous) {
-            throw new LeaseStoreException("store URL '" + description + "' names several hosts, but its primary does "
-                    + "not commit synchronously to a standby (synchronous_standby_names='" + names
-                    + "', synchronous_commit=" + commit + "): a partition that cuts the primary off while a standby "
-                    + "is promoted would repeat ids; set synchronous_standby_names on the primary and leave "
-                    + "synchronous_commit on, or add " + JdbcLeaseStoreProvider.ALLOW_REPEATS + "=true to the URL "
-                    + "to accept that");
+        if (synchronous || standbys == 0) {
+            return;
         }
+        throw new LeaseStoreException("store URL '" + description + "' names several hosts, but its primary does "
+                + "not commit synchronously to a standby (synchronous_standby_names='" + names
+                + "', synchronous_commit=" + commit + ", " + standbys + " standbys streaming"
+                + "): a partition that cuts the primary off while a standby is promoted would repeat ids; set "
+                + "synchronous_standby_names on the primary and leave synchronous_commit on, or add "
+                + JdbcLeaseStoreProvider.ALLOW_REPEATS + "=true to the URL to accept that");
     }
 
     /**
@@ -424,38 +436,34 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     private <T> T bounded(Connection connection, Statement statement, SqlCall<T> call) throws SQLException {
         long bound = boundMillis;
-        Object guard = new Object();
-        boolean[] state = new boolean[2]; // [0]: the call returned; [1]: the watchdog cancelled it
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.ScheduledFuture<?> watchdog = WATCHDOG.schedule(() -> {
-            synchronized (guard) {
-                // under the guard the call is still running, so the cancel cannot reach a later statement
-                if (!state[0]) {
-                    state[1] = true;
+            if (!finished.get() && cancelled.compareAndSet(false, true)) {
+                // on a thread of its own: a cancel that finds the server frozen waits for it, and must hold up
+                // neither this call nor other stores' watchdogs. The drivers send a cancel only while the
+                // statement runs; one that arrives late at worst fails a later call, which the keeper retries
+                CANCELLER.execute(() -> {
                     try {
                         statement.cancel();
                     } catch (SQLException | RuntimeException ignored) {
                         // the network timeout ends the call instead
                     }
-                }
+                });
             }
         }, bound, java.util.concurrent.TimeUnit.MILLISECONDS);
         T result;
         try {
             result = call.run();
         } catch (SQLException e) {
-            synchronized (guard) {
-                state[0] = true;
-            }
-            if (state[1]) {
+            if (cancelled.get()) {
                 throw new SQLException("the statement took longer than " + bound + " ms and was cancelled ("
                         + e.getMessage() + ")", e.getSQLState(), e);
             }
             throw e;
         } finally {
+            finished.set(true);
             watchdog.cancel(false);
-            synchronized (guard) {
-                state[0] = true;
-            }
         }
         for (java.sql.SQLWarning warning = statement.getWarnings(); warning != null;
                 warning = warning.getNextWarning()) {
@@ -599,10 +607,14 @@ public final class JdbcLeaseStore implements LeaseStore {
         Map<String, Object> values = Map.of("ns", namespace, "name", name, "size", size);
         for (int attempt = 1; ; attempt++) {
             boolean last = attempt == SEGMENT_ATTEMPTS;
-            Optional<Long> counter = run(what, connection -> {
-                try (PreparedStatement statement = sql.prepare(connection, values);
-                     ResultSet row = statement.executeQuery()) {
-                    return row.next() ? Optional.of(row.getLong(1)) : Optional.<Long>empty();
+            // a reservation is a write like a renewal: confirmed by the synchronous standby and bounded
+            Optional<Long> counter = write(what, connection -> {
+                try (PreparedStatement statement = sql.prepare(connection, values)) {
+                    return bounded(connection, statement, () -> {
+                        try (ResultSet row = statement.executeQuery()) {
+                            return row.next() ? Optional.of(row.getLong(1)) : Optional.<Long>empty();
+                        }
+                    });
                 } catch (SQLException e) {
                     if (!last && JdbcDialect.rolledBack(e)) {
                         return null; // rolled back, nothing changed: run it again
@@ -669,9 +681,9 @@ public final class JdbcLeaseStore implements LeaseStore {
                 }
             });
         }
-        return run("return the tail of " + range, connection -> {
+        return write("return the tail of " + range, connection -> {
             try (PreparedStatement update = sql.returnTail().prepare(connection, values)) {
-                return update.executeUpdate() == 1;
+                return bounded(connection, update, update::executeUpdate) == 1;
             }
         });
     }

@@ -14,9 +14,8 @@ class PostgresSyncStandbyFailoverTest extends StoreFailoverContract {
 
     @Override
     protected String storeUrl() {
-        // the promoted standby has no standby of its own: a URL that requires synchronous commits refuses its
-        // writes until one joins, so this test of the records it kept names the asynchronous behaviour
-        return PAIR.server().jdbcUrl() + "&allowRepeatedIdsOnPartition=true";
+        // the safe default: the promoted standby streams to no standby, so it is the only copy and takes writes
+        return PAIR.server().jdbcUrl();
     }
 
     @Override
