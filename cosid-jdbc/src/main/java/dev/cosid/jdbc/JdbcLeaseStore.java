@@ -72,7 +72,6 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     /** The longest a statement may take before the keeper's terms set a shorter bound. */
     static final long DEFAULT_BOUND_MILLIS = 5_000;
-    /** Cancels statements that outlive their bound; one daemon thread for every store of the process. */
     /** Sends the cancels, each of which may wait for a frozen server. */
     private static final java.util.concurrent.ExecutorService CANCELLER =
             java.util.concurrent.Executors.newCachedThreadPool(task -> {
@@ -80,6 +79,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 thread.setDaemon(true);
                 return thread;
             });
+    /** Cancels statements that outlive their bound; one daemon thread for every store of the process. */
     private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
                 Thread thread = new Thread(task, "cosid-jdbc-watchdog");
