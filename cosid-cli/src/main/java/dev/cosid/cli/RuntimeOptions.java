@@ -105,10 +105,6 @@ final class RuntimeOptions {
         }
     }
 
-    /**
-     * Returns a runtime builder with these options, the store's or the static slot's, checked before
-     * any store call.
-     */
     /** The lines that tell an existing user of the store URL what changed in this release (the CLI logs nothing). */
     static java.util.List<String> notices(StoreOptions storeOptions) {
         java.util.List<String> lines = new java.util.ArrayList<>();
@@ -117,6 +113,10 @@ final class RuntimeOptions {
         return lines;
     }
 
+    /**
+     * Returns a runtime builder with these options, the store's or the static slot's, checked before
+     * any store call.
+     */
     CosIdRuntime.Builder builder(StoreOptions storeOptions, CosIdListener listener) {
         CosIdRuntime.Builder builder = CosIdRuntime.builder()
                 .namespace(storeOptions.namespace())
