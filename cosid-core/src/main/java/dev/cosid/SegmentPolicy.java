@@ -4,9 +4,10 @@ import java.time.Duration;
 
 /**
  * How a {@link SegmentId} sizes the ranges it reserves: each new range holds about {@code prefetch}
- * of use at the rate observed, at least {@code minStep} and at most {@code maxStep} ids. The next
- * range is reserved in the background when fewer ids than one range are left, so callers never wait
- * while the store answers within about half a range's time. A crash wastes at most about two ranges.
+ * of use at the rate observed, at least {@code minStep} and at most {@code maxStep} ids. The chain
+ * keeps one range or {@code prefetch} of ids ahead, whichever is more, and reserves more in the
+ * background when half of that is left, so callers never wait while the store answers within about half
+ * the prefetch time. A crash wastes what was kept ahead.
  *
  * <h2>Example</h2>
  * <pre>{@code
