@@ -22,8 +22,8 @@ final class RedisInfo {
     /**
      * Reports whether a replica has caught up with its primary and is idle enough to acknowledge at once.
      *
-     * @param replicaInfo the replica's {@code INFO} answer
-     * @param primaryInfo the primary's {@code INFO} answer
+     * @param replicaInfo the replica's {@code INFO} answer, read after the primary's
+     * @param primaryInfo the primary's {@code INFO} answer, read first
      * @param replicaPort the replica's port, as the primary lists it
      * @return true when a write to the primary now reaches the replica and is acknowledged promptly
      */
@@ -35,16 +35,16 @@ final class RedisInfo {
                 || !"0".equals(field(replicaInfo, "aof_rewrite_scheduled:"))) {
             return false;
         }
+        // the primary's own offset, read before the replica's: a replica at or past it has every write made
+        // before this check. Its acknowledged offset in the primary's list moves only once a second, so it
+        // would rarely equal the primary's offset while clients write; only its online state is asked for
         String primaryOffset = field(primaryInfo, "master_repl_offset:");
-        String entry = "port=" + replicaPort + ",state=online,offset=";
-        int at = primaryInfo.indexOf(entry);
-        if (primaryOffset == null || at < 0) {
+        String replicaOffset = field(replicaInfo, "slave_repl_offset:");
+        if (primaryOffset == null || replicaOffset == null
+                || !primaryInfo.contains("port=" + replicaPort + ",state=online,")) {
             return false;
         }
-        int start = at + entry.length();
-        int end = primaryInfo.indexOf(',', start);
-        return primaryOffset.equals(primaryInfo.substring(start, end < 0 ? primaryInfo.length() : end))
-                && primaryOffset.equals(field(replicaInfo, "slave_repl_offset:"));
+        return Long.parseLong(replicaOffset) >= Long.parseLong(primaryOffset);
     }
 
     /**

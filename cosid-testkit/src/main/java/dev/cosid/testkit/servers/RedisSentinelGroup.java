@@ -327,7 +327,8 @@ public final class RedisSentinelGroup implements ControlledServer {
             if (primary == null) {
                 return ask("PING\r\n", 5).equals("+PONG");
             }
-            return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primary.ask(RedisInfo.INFO, -1), port);
+            String primaryInfo = primary.ask(RedisInfo.INFO, -1);
+            return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primaryInfo, port);
         }
     }
 

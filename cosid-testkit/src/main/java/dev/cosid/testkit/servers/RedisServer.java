@@ -87,6 +87,7 @@ public final class RedisServer extends ServerProcess {
         }
         // the replica's link is up, it holds everything the primary has, and no rewrite of its append-only file
         // competes with its fsyncs: only then does WAIT see its acknowledgement within a short bound
-        return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primary.ask(RedisInfo.INFO, -1), port);
+        String primaryInfo = primary.ask(RedisInfo.INFO, -1);
+        return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primaryInfo, port);
     }
 }
