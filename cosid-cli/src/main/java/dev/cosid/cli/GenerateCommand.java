@@ -32,6 +32,8 @@ final class GenerateCommand implements Callable<Integer> {
     private static final long RATE_BURST_NANOS = 10_000_000L;
     /** How long a run past {@code --duration} may take to close before the process ends without it. */
     private static final long CLOSE_GRACE_NANOS = 1_500_000_000L;
+    /** The longest one id may wait inside the generator in a {@code --duration} run, which waits on its own. */
+    private static final Duration DURATION_ID_WAIT = Duration.ofMillis(200);
     /** The pause between two attempts to start while the store cannot be reached. */
     private static final long START_RETRY_NANOS = 500_000_000L;
     /** The pause before the next try while no id can be issued, so a run without its store does not spin. */
@@ -87,6 +89,11 @@ final class GenerateCommand implements Callable<Integer> {
         Outage outage = new Outage(clock);
         StderrListener listener = new StderrListener(err, outage);
         CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, listener);
+        if (endNanos != Long.MAX_VALUE) {
+            // this loop waits and tries again itself: an id that waits inside the generator (a guarded start, a
+            // ceiling no renewal raises) must not hold the run past its duration and its close past the grace
+            builder.maxWait(DURATION_ID_WAIT);
+        }
         RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
         java.util.concurrent.atomic.AtomicLong printedSoFar = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();

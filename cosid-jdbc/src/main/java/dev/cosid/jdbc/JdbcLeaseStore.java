@@ -70,6 +70,12 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     private volatile long boundMillis = DEFAULT_BOUND_MILLIS;
 
+    /**
+     * The statements running now: {@link #close()} cancels them, so a call still waiting (on a row lock, on a
+     * cut-off synchronous standby) leaves no backend behind when the process ends right after.
+     */
+    private final java.util.Set<Statement> running = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** The longest a statement may take before the keeper's terms set a shorter bound. */
     static final long DEFAULT_BOUND_MILLIS = 5_000;
     /** Sends the cancels, each of which may wait for a frozen server. */
@@ -453,6 +459,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             }
         }, bound, java.util.concurrent.TimeUnit.MILLISECONDS);
         T result;
+        running.add(statement);
         try {
             result = call.run();
         } catch (SQLException e) {
@@ -463,6 +470,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             throw e;
         } finally {
             finished.set(true);
+            running.remove(statement);
             watchdog.cancel(false);
         }
         for (java.sql.SQLWarning warning = statement.getWarnings(); warning != null;
@@ -719,6 +727,16 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     @Override
     public void close() {
+        for (Statement statement : running) {
+            // a backend the server keeps for a call nobody waits for any more would hold the slot's row lock,
+            // or wait for a cut-off standby, until the server stops: cancelled here, not left to the watchdog,
+            // which ends with the process
+            try {
+                statement.cancel();
+            } catch (SQLException | RuntimeException ignored) {
+                // the statement ended meanwhile, or the server is gone: nothing is left waiting on it
+            }
+        }
         if (file != null) {
             file.close();
         }

@@ -29,6 +29,9 @@ public final class PartitionClient {
     /** The clock tolerance of every client. */
     static final Duration TOLERANCE = Duration.ofMillis(500);
 
+    /** How long closing the runtime may take before the process ends without it. */
+    static final Duration CLOSE_BOUND = Duration.ofSeconds(5);
+
     private static final Clock WALL = Clock.system();
     private static volatile boolean stopping;
 
@@ -152,6 +155,24 @@ public final class PartitionClient {
         }
         out.flush();
         say("issued " + issued + " ids, refused " + refusals + " times");
+        close(runtime);
+    }
+
+    /**
+     * Closes the runtime as a user's process ends, so a store call still in flight (a commit waiting for a
+     * cut-off standby) is cancelled rather than left to the server; bounded, since a cut-off runtime may wait on
+     * its store while giving its window back.
+     */
+    private static void close(CosIdRuntime runtime) {
+        Thread closer = new Thread(runtime::close, "closer");
+        closer.setDaemon(true);
+        closer.start();
+        try {
+            closer.join(CLOSE_BOUND.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        say(closer.isAlive() ? "not closed within " + CLOSE_BOUND.toMillis() + " ms" : "closed");
     }
 
     private static void park(long millis) {

@@ -3,6 +3,7 @@ package dev.cosid.partition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.testkit.Await;
 import dev.cosid.testkit.servers.NetworkPartition;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,6 +58,12 @@ class PostgresPartitionTest {
             PartitionRun.Result result = run.finish();
             System.out.println(name + ": " + result + "; backends of the old primary waiting on the standby: "
                     + postgres.waitingOnSyncRep());
+            if (synchronous) {
+                // the clients closed their runtimes, which cancel a commit still waiting for the cut-off standby
+                Await.until(() -> postgres.waitingOnSyncRep() == 0, Duration.ofSeconds(5),
+                        () -> "no backend of the old primary left waiting on the cut-off standby once the clients "
+                                + "closed: " + postgres.waitingOnSyncRep() + " wait; " + result);
+            }
             return result;
         }
     }

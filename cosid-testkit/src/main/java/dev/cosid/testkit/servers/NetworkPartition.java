@@ -244,12 +244,32 @@ public final class NetworkPartition implements AutoCloseable {
      * @return the process
      */
     public synchronized Process start(Side side, List<String> command, Path output) {
+        return start(side, command, output, output);
+    }
+
+    /**
+     * Starts a process inside a side, its output and its error output each appended to a file (they may be one);
+     * {@link #close()} kills it.
+     *
+     * @param side where it runs
+     * @param command the command
+     * @param output where its output goes
+     * @param errors where its error output goes
+     * @return the process
+     */
+    public synchronized Process start(Side side, List<String> command, Path output, Path errors) {
         if (closed) {
             throw new IllegalStateException(this + " is closed");
         }
         try {
-            Process process = new ProcessBuilder(side.inside(command)).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(side.inside(command))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
+            if (output.equals(errors)) {
+                builder.redirectErrorStream(true);
+            } else {
+                builder.redirectError(ProcessBuilder.Redirect.appendTo(errors.toFile()));
+            }
+            Process process = builder.start();
             processes.add(process);
             return process;
         } catch (IOException e) {
