@@ -62,6 +62,7 @@ final class SegmentCommand implements Callable<Integer> {
             }
         }
         CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, new GenerateCommand.StderrListener(err));
+        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
         if (!runtimeOptions.coldStartGuard && !runtimeOptions.takeoverGuard) {
             builder.maxWait(MAX_WAIT);
         }

@@ -22,9 +22,24 @@ class ChangeNoticeTest {
             + "partition";
 
     private static List<String> errLines(String url) {
-        Cli run = Cli.run("generate", "--count", "1", "--store", url);
+        return errLines("generate", "--count", "1", "--store", url);
+    }
+
+    private static List<String> errLines(String... args) {
+        Cli run = Cli.run(args);
         assertEquals(1, run.status(), "nothing answers on a closed port: " + run.err());
         return run.err().lines().toList();
+    }
+
+    @Test
+    void serveAndSegmentSayItToo() {
+        int closed = ServerProcess.freePort();
+        String sentinel = "redis-sentinel://127.0.0.1:" + closed + "#ids";
+        String postgres = "jdbc:postgresql://127.0.0.1:" + closed + ",127.0.0.1:" + closed + "/x?user=postgres";
+        assertEquals(SENTINEL_NOTICE, errLines("serve", "--port", "0", "--store", sentinel).get(0));
+        assertEquals(POSTGRES_NOTICE, errLines("serve", "--port", "0", "--store", postgres).get(0));
+        assertEquals(SENTINEL_NOTICE, errLines("segment", "orders", "--store", sentinel).get(0));
+        assertEquals(POSTGRES_NOTICE, errLines("segment", "orders", "--store", postgres).get(0));
     }
 
     @Test
