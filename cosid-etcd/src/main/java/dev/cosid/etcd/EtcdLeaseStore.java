@@ -74,6 +74,12 @@ public final class EtcdLeaseStore implements LeaseStore {
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
     private static final int REVISION_RETRIES = 8;
 
+    /**
+     * How long one call may take: {@link #TIMEOUT} until a keeper's terms arrive, then a sixth of their ttl, so a
+     * member cut off from its quorum never holds a keeper past ttl/3 (nor its renewals past the lease).
+     */
+    private volatile long boundMillis = TIMEOUT.toMillis();
+
     private final Client client;
     private final KV kv;
     private final String root;
@@ -214,6 +220,7 @@ public final class EtcdLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         limits.requireSlot(namespace, slot, this::namespace);
+        boundMillis = terms.callBoundMillis(TIMEOUT.toMillis());
         return update("acquire slot " + slot + " of namespace '" + namespace + "'", namespace, slot,
                 now -> LeaseTransitions.fresh(slot, now, terms),
                 (current, now) -> LeaseTransitions.acquire(current, owner, now, terms));
@@ -222,6 +229,7 @@ public final class EtcdLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
+        boundMillis = terms.callBoundMillis(TIMEOUT.toMillis());
         return update("renew " + lease, lease.namespace(), lease.slot(), null,
                 (current, now) -> LeaseTransitions.renew(current, lease.owner(), lease.fence(), now, terms));
     }
@@ -309,9 +317,9 @@ public final class EtcdLeaseStore implements LeaseStore {
         Optional<SlotRecord> apply(SlotRecord current, long now);
     }
 
-    /** Waits for one etcd call (one round trip) within {@link #TIMEOUT}. */
+    /** Waits for one etcd call (one round trip) within the bound: {@link #TIMEOUT}, or a sixth of the ttl. */
     private <T> T await(String what, CompletableFuture<T> call) {
-        return await(what, call, TIMEOUT);
+        return await(what, call, Duration.ofMillis(boundMillis));
     }
 
     private <T> T await(String what, CompletableFuture<T> call, Duration bound) {

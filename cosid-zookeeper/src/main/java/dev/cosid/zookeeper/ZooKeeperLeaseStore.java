@@ -45,7 +45,22 @@ import org.apache.zookeeper.data.Stat;
 public final class ZooKeeperLeaseStore implements LeaseStore {
 
     static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+    /** The longest one operation may take before a keeper's terms set a shorter bound. */
+    static final long DEFAULT_BOUND_MILLIS = 15_000;
     private static final int VERSION_RETRIES = 8;
+
+    /** Runs the operations, each bounded by {@link #boundMillis}. */
+    private final java.util.concurrent.ExecutorService calls = java.util.concurrent.Executors.newCachedThreadPool(
+            task -> {
+                Thread thread = new Thread(task, "cosid-zookeeper-call");
+                thread.setDaemon(true);
+                return thread;
+            });
+    /**
+     * How long one operation may take: {@link #DEFAULT_BOUND_MILLIS} until a keeper's terms arrive, then a sixth
+     * of their ttl, so a server cut off from its quorum never holds a keeper past ttl/3.
+     */
+    private volatile long boundMillis = DEFAULT_BOUND_MILLIS;
 
     private final CuratorFramework client;
     private final String description;
@@ -199,6 +214,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         limits.requireSlot(namespace, slot, this::namespace);
+        boundMillis = terms.callBoundMillis(DEFAULT_BOUND_MILLIS);
         return call("acquire slot " + slot + " of namespace '" + namespace + "'", () ->
                 update(namespace, slot, now -> LeaseTransitions.fresh(slot, now, terms), false,
                         (current, now) -> LeaseTransitions.acquire(current, owner, now, terms)));
@@ -207,6 +223,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
+        boundMillis = terms.callBoundMillis(DEFAULT_BOUND_MILLIS);
         return call("renew " + lease, () -> update(lease.namespace(), lease.slot(), null, true,
                 (current, now) -> LeaseTransitions.renew(current, lease.owner(), lease.fence(), now, terms)));
     }
@@ -279,16 +296,50 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         T run() throws Exception;
     }
 
+    /**
+     * Runs one operation within the bound: on a thread of the store's, so a server cut off from its quorum (whose
+     * calls Curator retries up to its connection timeout each) fails the call in time. An operation given up on
+     * may still complete: a renewal or acquisition the keeper does not count only makes others wait longer, and
+     * a reservation it does not count leaves its ids unused.
+     */
     private <T> T call(String what, ZkWork<T> work) {
+        return call(what, boundMillis, work);
+    }
+
+    /**
+     * Runs one segment operation within {@link #DEFAULT_BOUND_MILLIS}: a reservation that loses races to other
+     * writers reads and writes again, and runs in the background of the ids it refills, not in a keeper's time.
+     */
+    private <T> T segmentCall(String what, ZkWork<T> work) {
+        return call(what, DEFAULT_BOUND_MILLIS, work);
+    }
+
+    private <T> T call(String what, long bound, ZkWork<T> work) {
+        java.util.concurrent.Future<T> future;
         try {
-            return work.run();
-        } catch (LeaseStoreException | IllegalArgumentException e) {
-            throw e;
+            future = calls.submit(work::run);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new LeaseStoreException("cannot " + what + " in " + description + ": the store is closed", e);
+        }
+        try {
+            return future.get(bound, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            throw new LeaseStoreException("cannot " + what + " in " + description + ": no answer within " + bound
+                    + " ms", e);
         } catch (InterruptedException e) {
+            future.cancel(true);
             Thread.currentThread().interrupt();
             throw new LeaseStoreException("interrupted while trying to " + what + " in " + description, e);
-        } catch (Exception e) {
-            throw new LeaseStoreException("cannot " + what + " in " + description + ": " + e.getMessage(), e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable cause = e.getCause() == null ? e : e.getCause();
+            if (cause instanceof LeaseStoreException || cause instanceof IllegalArgumentException) {
+                throw (RuntimeException) cause;
+            }
+            if (cause instanceof InterruptedException) {
+                throw new LeaseStoreException("interrupted while trying to " + what + " in " + description, cause);
+            }
+            throw new LeaseStoreException("cannot " + what + " in " + description + ": " + cause.getMessage(), cause);
         }
     }
 
@@ -342,7 +393,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     private long updateSegment(String namespace, String name, String what,
                                java.util.function.LongUnaryOperator change) {
         String path = segmentPath(namespace, name);
-        Optional<Long> result = call(what, () -> {
+        Optional<Long> result = segmentCall(what, () -> {
             for (int attempt = 0; attempt < SEGMENT_ATTEMPTS; attempt++) {
                 Stat stat = new Stat();
                 Long current;
@@ -402,7 +453,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
         }
         String path = segmentPath(range.namespace(), range.name());
-        return call("return the tail of " + range, () -> {
+        return segmentCall("return the tail of " + range, () -> {
             Stat stat = new Stat();
             try {
                 if (parseCounter(range.namespace(), range.name(), client.getData().storingStatIn(stat).forPath(path))
@@ -423,7 +474,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public java.util.SortedMap<String, Long> segments(String namespace) {
         Namespaces.require(namespace);
-        return call("read the segments of namespace '" + namespace + "'", () -> {
+        return segmentCall("read the segments of namespace '" + namespace + "'", () -> {
             java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
             List<String> children;
             try {
@@ -468,6 +519,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     @Override
     public void close() {
+        calls.shutdownNow();
         client.close();
     }
 

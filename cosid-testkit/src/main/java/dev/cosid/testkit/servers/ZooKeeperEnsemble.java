@@ -213,6 +213,8 @@ public final class ZooKeeperEnsemble extends ServerProcess {
             Files.createDirectories(dataDir());
             Files.writeString(dataDir().resolve("myid"), id + "\n");
             List<String> lines = new ArrayList<>(List.of(
+                    // no fsync per write: a killed server keeps what the kernel holds; a loaded machine answers sooner
+                    "forceSync=no",
                     "tickTime=500",
                     "initLimit=20",
                     "syncLimit=5",
