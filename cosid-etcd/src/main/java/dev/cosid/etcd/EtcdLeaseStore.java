@@ -70,13 +70,19 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     /** How long one etcd call may take before it fails. */
     static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * The shortest bound of a call: a transaction is a quorum write, which a loaded machine takes hundreds of ms
+     * for; a sixth of a short ttl would fail it while the cluster is healthy.
+     */
+    static final Duration MIN_BOUND = Duration.ofSeconds(1);
     /** How long the first call may take: it also connects, and in a fresh JVM loads the gRPC client. */
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
     private static final int REVISION_RETRIES = 8;
 
     /**
-     * How long one call may take: {@link #TIMEOUT} until a keeper's terms arrive, then a sixth of their ttl, so a
-     * member cut off from its quorum never holds a keeper past ttl/3 (nor its renewals past the lease).
+     * How long one call may take: {@link #TIMEOUT} until a keeper's terms arrive, then a sixth of their ttl and at
+     * least {@link #MIN_BOUND}, so a member cut off from its quorum does not hold a keeper past ttl/3 (for a ttl of
+     * 3 s and more), nor its renewals past the lease.
      */
     private volatile long boundMillis = TIMEOUT.toMillis();
 
@@ -220,7 +226,7 @@ public final class EtcdLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         limits.requireSlot(namespace, slot, this::namespace);
-        boundMillis = terms.callBoundMillis(TIMEOUT.toMillis());
+        boundMillis = Math.max(MIN_BOUND.toMillis(), terms.callBoundMillis(TIMEOUT.toMillis()));
         return update("acquire slot " + slot + " of namespace '" + namespace + "'", namespace, slot,
                 now -> LeaseTransitions.fresh(slot, now, terms),
                 (current, now) -> LeaseTransitions.acquire(current, owner, now, terms));
@@ -229,7 +235,7 @@ public final class EtcdLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
-        boundMillis = terms.callBoundMillis(TIMEOUT.toMillis());
+        boundMillis = Math.max(MIN_BOUND.toMillis(), terms.callBoundMillis(TIMEOUT.toMillis()));
         return update("renew " + lease, lease.namespace(), lease.slot(), null,
                 (current, now) -> LeaseTransitions.renew(current, lease.owner(), lease.fence(), now, terms));
     }

@@ -47,6 +47,11 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     static final int CONNECT_TIMEOUT_MILLIS = 5_000;
     /** The longest one operation may take before a keeper's terms set a shorter bound. */
     static final long DEFAULT_BOUND_MILLIS = 15_000;
+    /**
+     * The shortest bound: an operation is up to three quorum writes and reads, which a loaded machine takes
+     * hundreds of ms for; a sixth of a short ttl would fail them while the ensemble is healthy.
+     */
+    static final long MIN_BOUND_MILLIS = 1_000;
     private static final int VERSION_RETRIES = 8;
 
     /** Runs the operations, each bounded by {@link #boundMillis}. */
@@ -58,7 +63,8 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             });
     /**
      * How long one operation may take: {@link #DEFAULT_BOUND_MILLIS} until a keeper's terms arrive, then a sixth
-     * of their ttl, so a server cut off from its quorum never holds a keeper past ttl/3.
+     * of their ttl and at least {@link #MIN_BOUND_MILLIS}, so a server cut off from its quorum does not hold a
+     * keeper past ttl/3 (for a ttl of 3 s and more).
      */
     private volatile long boundMillis = DEFAULT_BOUND_MILLIS;
 
@@ -214,7 +220,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
         limits.requireSlot(namespace, slot, this::namespace);
-        boundMillis = terms.callBoundMillis(DEFAULT_BOUND_MILLIS);
+        boundMillis = Math.max(MIN_BOUND_MILLIS, terms.callBoundMillis(DEFAULT_BOUND_MILLIS));
         return call("acquire slot " + slot + " of namespace '" + namespace + "'", () ->
                 update(namespace, slot, now -> LeaseTransitions.fresh(slot, now, terms), false,
                         (current, now) -> LeaseTransitions.acquire(current, owner, now, terms)));
@@ -223,7 +229,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Optional<SlotLease> renew(SlotLease lease, LeaseTerms terms) {
         limits.requireSlot(lease.namespace(), lease.slot(), this::namespace);
-        boundMillis = terms.callBoundMillis(DEFAULT_BOUND_MILLIS);
+        boundMillis = Math.max(MIN_BOUND_MILLIS, terms.callBoundMillis(DEFAULT_BOUND_MILLIS));
         return call("renew " + lease, () -> update(lease.namespace(), lease.slot(), null, true,
                 (current, now) -> LeaseTransitions.renew(current, lease.owner(), lease.fence(), now, terms)));
     }
