@@ -1,13 +1,19 @@
-package dev.cosid.server;
+package dev.cosid.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.CosIdRuntime;
 import dev.cosid.micrometer.CosIdMetrics;
+import dev.cosid.server.BearerToken;
+import dev.cosid.server.CosIdServer;
 import dev.cosid.testkit.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,11 +23,16 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The embedding of docs/http.md: the metrics as the runtime's listener count its renewals on /metrics. */
+/**
+ * The embedding of docs/http.md: the metrics as the runtime's listener count its renewals on /metrics. Here,
+ * beside the command line, since it needs the SQLite store: the server's module does not wait for the stores'.
+ */
 class EmbeddingTest {
 
     private static final Pattern RENEWALS =
             Pattern.compile("(?m)^cosid_lease_renewals_total\\{namespace=\"orders\",outcome=\"success\"} (\\d+)\\.0$");
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     Path dir;
@@ -42,10 +53,9 @@ class EmbeddingTest {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Thread client = new Thread(() -> {
                     try {
-                        Http http = new Http(server.uri()).withToken("embedding-token-0123456789");
-                        assertEquals(200, http.get("/v1/ids?count=10").status());
-                        Await.until(() -> renewals(http.get("/metrics").body()) >= 2, Duration.ofSeconds(20),
-                                "two renewals counted on /metrics");
+                        assertEquals(200, get(server.uri(), "/v1/ids?count=10").statusCode());
+                        Await.until(() -> renewals(get(server.uri(), "/metrics").body()) >= 2,
+                                Duration.ofSeconds(20), "two renewals counted on /metrics");
                     } catch (Throwable e) {
                         failure.set(e);
                     } finally {
@@ -60,6 +70,19 @@ class EmbeddingTest {
                 }
             }
             assertEquals(10, runtime.snowflake("default").stats().issued());
+        }
+    }
+
+    private static HttpResponse<String> get(URI server, String path) {
+        HttpRequest request = HttpRequest.newBuilder(server.resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Authorization", "Bearer embedding-token-0123456789").GET().build();
+        try {
+            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
