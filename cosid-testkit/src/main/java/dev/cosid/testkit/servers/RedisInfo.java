@@ -48,6 +48,25 @@ final class RedisInfo {
     }
 
     /**
+     * Returns the replication fields of an {@code INFO} answer on one line, for a message.
+     *
+     * @param info the answer
+     * @return its role, link, sync, loading, AOF rewrite, offsets and replicas
+     */
+    static String brief(String info) {
+        StringBuilder text = new StringBuilder();
+        for (String name : new String[] {"role:", "master_link_status:", "master_sync_in_progress:", "loading:",
+                "aof_rewrite_in_progress:", "aof_rewrite_scheduled:", "master_repl_offset:", "slave_repl_offset:",
+                "slave0:", "slave1:"}) {
+            String value = field(info, name);
+            if (value != null) {
+                text.append(name).append(value).append(' ');
+            }
+        }
+        return text.length() == 0 ? "(no answer)" : text.toString().trim();
+    }
+
+    /**
      * Returns the value of one {@code name:value} line of an {@code INFO} answer.
      *
      * @param info the answer

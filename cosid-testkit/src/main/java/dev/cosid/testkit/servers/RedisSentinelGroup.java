@@ -330,6 +330,21 @@ public final class RedisSentinelGroup implements ControlledServer {
             String primaryInfo = primary.ask(RedisInfo.INFO, -1);
             return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primaryInfo, port);
         }
+
+        @Override
+        protected String whyNotReady() {
+            String mine = ask(RedisInfo.INFO, -1);
+            String log;
+            try {
+                List<String> lines = Files.readAllLines(home.resolve("redis.log"));
+                log = String.join(" | ", lines.subList(Math.max(0, lines.size() - 8), lines.size()));
+            } catch (IOException e) {
+                log = "no log: " + e.getMessage();
+            }
+            return "its INFO: " + RedisInfo.brief(mine) + "; its primary's (" + (primary == null ? "none" : primary.port)
+                    + "): " + (primary == null ? "" : RedisInfo.brief(primary.ask(RedisInfo.INFO, -1)))
+                    + "; the end of its log: " + log;
+        }
     }
 
     /** A sentinel: {@code redis-server sentinel.conf --sentinel}, its state rewritten into that file. */

@@ -139,6 +139,16 @@ public abstract class ServerProcess implements ControlledServer {
         start();
     }
 
+    /**
+     * Says what {@link #ready()} found missing, for the message of a server that was not ready in time (its
+     * directory is deleted when the test ends); empty by default.
+     *
+     * @return what is missing, or empty
+     */
+    protected String whyNotReady() {
+        return "";
+    }
+
     /** Starts the server on its data and waits until it answers. */
     public synchronized void start() {
         if (process != null) {
@@ -155,7 +165,9 @@ public abstract class ServerProcess implements ControlledServer {
                 throw new IllegalStateException(this + " exited with " + process.exitValue() + "; see " + home);
             }
             if (CLOCK.monotonicNanos() > deadline) {
-                throw new IllegalStateException(this + " was not ready within " + READY_TIMEOUT + "; see " + home);
+                String why = whyNotReady();
+                throw new IllegalStateException(this + " was not ready within " + READY_TIMEOUT + "; see " + home
+                        + (why.isEmpty() ? "" : "; " + why));
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }

@@ -58,7 +58,9 @@ public final class ZooKeeperServer extends ServerProcess {
     @Override
     protected Process launch() throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        // the quick compiler and one GC thread: a test server needs little, and the machine runs many at once
+        return new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("java.class.path"),
                 "org.apache.zookeeper.server.ZooKeeperServerMain", home.resolve("zoo.cfg").toString())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("zookeeper.log").toFile()))
