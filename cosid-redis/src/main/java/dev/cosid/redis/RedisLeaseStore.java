@@ -100,7 +100,7 @@ public final class RedisLeaseStore implements LeaseStore {
                         + "user name or password (" + refusal + "); check the password in the store URL", e);
             }
             throw new LeaseStoreException("cannot reach " + description + " within " + TIMEOUT.toMillis() + " ms: "
-                    + LeaseStores.redact(String.valueOf(e.getMessage())), e);
+                    + failure(e), e);
         }
         this.connection = opened;
         this.commands = opened.async();
@@ -133,8 +133,7 @@ public final class RedisLeaseStore implements LeaseStore {
         try {
             opened = shared.connect(io.lettuce.core.codec.StringCodec.UTF8);
         } catch (RedisException e) {
-            throw new LeaseStoreException("cannot reach " + description + ": "
-                    + LeaseStores.redact(String.valueOf(e.getMessage())), e);
+            throw new LeaseStoreException("cannot reach " + description + ": " + failure(e), e);
         }
         // the application's client may wait a minute for a command; a keeper must fail in time and retry
         opened.setTimeout(TIMEOUT);
@@ -166,6 +165,22 @@ public final class RedisLeaseStore implements LeaseStore {
         return DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_DELAY, 2, TimeUnit.MILLISECONDS))
                 .build();
+    }
+
+    /**
+     * Describes a connection failure with what caused it: Lettuce's "Unable to connect to host:port" alone
+     * does not tell a refused port from a connection the server closed or a reply that never came.
+     */
+    static String failure(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = String.valueOf(failure.getMessage());
+        if (root != failure) {
+            text += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+        }
+        return LeaseStores.redact(text);
     }
 
     /** Returns the server's refusal of the credentials in a connection failure, or null when it is another fault. */

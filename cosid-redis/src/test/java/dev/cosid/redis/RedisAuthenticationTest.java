@@ -48,6 +48,17 @@ class RedisAuthenticationTest {
     }
 
     @Test
+    void anUnreachableServerIsReportedWithWhatTheConnectionSaid() {
+        int closed = dev.cosid.testkit.servers.ServerProcess.freePort();
+        LeaseStoreException unreachable = assertThrows(LeaseStoreException.class,
+                () -> LeaseStores.open("redis://:SECRET-wrong@127.0.0.1:" + closed));
+        assertTrue(unreachable.getMessage().startsWith("cannot reach redis://:***@127.0.0.1:" + closed
+                + " within 5000 ms: Unable to connect to "), unreachable.getMessage());
+        assertTrue(unreachable.getMessage().contains("Connection refused"), unreachable.getMessage());
+        assertFalse(unreachable.getMessage().contains("SECRET-wrong"), unreachable.getMessage());
+    }
+
+    @Test
     void noPasswordAtAllIsReportedAsFailedAuthenticationToo() {
         LeaseStoreException refused = assertThrows(LeaseStoreException.class,
                 () -> LeaseStores.open(SERVER.server().url()).register("x", new NamespaceRecord(1, 0)));
