@@ -12,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -85,15 +84,14 @@ class GeneratePartitionTest {
             long ceiling = result.cutsDone().get(0) + PartitionClient.TTL.plus(PartitionClient.TOLERANCE).toMillis();
             long pastCeiling = Arrays.stream(printed)
                     .filter(id -> IdLayout.MILLISECOND.parse(id).timestampMillis() > ceiling).count();
-            long repeats = repeats(printed, result.of("b").ids());
+            long repeats = PartitionRun.repeats(printed, result.of("b").ids());
             int waiting = postgres.waitingOnSyncRep();
             String figures = "generate --duration " + DURATION.toSeconds() + "s: ended " + tookMillis + " ms after "
                     + "its first line (" + launchedMillis + " ms after the process was launched), exit "
                     + (ended ? generate.exitValue() : "none") + ", " + printed.length + " ids, " + pastCeiling
                     + " past its confirmed ceiling, repeated with b " + repeats + ", backends waiting on the "
                     + "standby " + waiting + "; " + result;
-            System.out.println(figures);
-            appendFigures(figures);
+            PartitionRun.record(figures);
             assertTrue(ended && tookMillis <= DURATION.toMillis() + 2_000, figures + "\n" + err);
             assertEquals(0, generate.exitValue(), err);
             assertTrue(printed.length > 0, figures);
@@ -111,32 +109,11 @@ class GeneratePartitionTest {
         }
     }
 
-    private static long repeats(long[] printed, long[] others) {
-        List<Long> all = new ArrayList<>();
-        Arrays.stream(printed).forEach(all::add);
-        Arrays.stream(others).forEach(all::add);
-        long[] sorted = all.stream().mapToLong(Long::longValue).sorted().toArray();
-        long repeats = 0;
-        for (int i = 1; i < sorted.length; i++) {
-            if (sorted[i] == sorted[i - 1]) {
-                repeats++;
-            }
-        }
-        return repeats;
-    }
-
     private static String read(Path file) {
         try {
             return Files.readString(file);
         } catch (IOException e) {
             return "";
         }
-    }
-
-    private static void appendFigures(String figures) throws IOException {
-        Path file = RUNS.resolve("figures.txt");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, figures + System.lineSeparator(), java.nio.file.StandardOpenOption.CREATE,
-                java.nio.file.StandardOpenOption.APPEND);
     }
 }

@@ -199,6 +199,12 @@ final class PartitionRun {
                 + " failovers, ids " + ids + " " + perClient + ", repeated " + repeats + ", longest gap (ms) " + gaps
                 + ", a's last id before the heal at most " + aWentOn + " ms after the cut, b's first id after the cut "
                 + "at most " + bWaited + " ms after it";
+        record(figures);
+        return results;
+    }
+
+    /** Prints a run's figures and appends them to {@code target/partition-runs/figures.txt}. */
+    static void record(String figures) {
         System.out.println(figures);
         try {
             Path file = Path.of("target", "partition-runs", "figures.txt");
@@ -208,7 +214,23 @@ final class PartitionRun {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return results;
+    }
+
+    /**
+     * Counts the ids issued more than once across the batches (an id three times counts twice).
+     *
+     * @param batches the ids each client issued
+     * @return how many ids repeat an earlier one
+     */
+    static long repeats(long[]... batches) {
+        long[] all = Arrays.stream(batches).flatMapToLong(Arrays::stream).sorted().toArray();
+        long repeats = 0;
+        for (int i = 1; i < all.length; i++) {
+            if (all[i] == all[i - 1]) {
+                repeats++;
+            }
+        }
+        return repeats;
     }
 
     /** What one client issued: the wall time of each id, and the id. */
@@ -301,14 +323,7 @@ final class PartitionRun {
 
         /** How many ids were issued more than once, by any clients. */
         long repeats() {
-            long[] all = issued.values().stream().flatMapToLong(one -> Arrays.stream(one.ids())).sorted().toArray();
-            long repeats = 0;
-            for (int i = 1; i < all.length; i++) {
-                if (all[i] == all[i - 1]) {
-                    repeats++;
-                }
-            }
-            return repeats;
+            return PartitionRun.repeats(issued.values().stream().map(Issued::ids).toArray(long[][]::new));
         }
 
         @Override
