@@ -40,6 +40,26 @@ public final class NamespaceLimits {
     }
 
     /**
+     * The error for a namespace record a store no longer finds: a {@link StoreDataLostException} when this
+     * store registered or read it before (segment counters must not start again at 1, since ids up to their
+     * lost values may be in use), else an {@link IllegalStateException} for a namespace never registered.
+     *
+     * @param namespace the namespace
+     * @param store the store's description, without secrets
+     * @return the exception to throw
+     */
+    public RuntimeException missing(String namespace, String store) {
+        if (remembers(namespace)) {
+            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + store
+                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
+                    + "their lost values may be in use; restore the data, or raise each counter past every id "
+                    + "issued ('./cosid migrate') after registering the namespace again");
+        }
+        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + store
+                + "; a runtime registers it at start");
+    }
+
+    /**
      * Checks a namespace name and a slot number against the namespace's limit, loading it once.
      *
      * @param namespace the namespace

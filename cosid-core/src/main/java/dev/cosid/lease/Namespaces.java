@@ -43,6 +43,18 @@ public final class Namespaces {
     }
 
     /**
+     * Checks the names of a segment counter: its namespace and its id space.
+     *
+     * @param namespace the namespace
+     * @param name the id space's name
+     * @throws IllegalArgumentException naming the rule either breaks
+     */
+    public static void requireSegment(String namespace, String name) {
+        require(namespace);
+        LayoutRecord.requireName(name);
+    }
+
+    /**
      * Checks a slot number against a namespace's limit.
      *
      * @param slot the slot

@@ -15,7 +15,6 @@ import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
-import dev.cosid.lease.StoreDataLostException;
 import dev.cosid.time.Clock;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
@@ -385,7 +384,7 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     @Override
     public SegmentRange reserveSegment(String namespace, String name, long size) {
-        requireSegment(namespace, name);
+        Namespaces.requireSegment(namespace, name);
         if (size < 1) {
             throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
         }
@@ -396,7 +395,7 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     @Override
     public long raiseSegment(String namespace, String name, long atLeast) {
-        requireSegment(namespace, name);
+        Namespaces.requireSegment(namespace, name);
         if (atLeast < 0) {
             throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
         }
@@ -444,7 +443,7 @@ public final class EtcdLeaseStore implements LeaseStore {
             }
             if (response.getGetResponses().get(1).getKvs().isEmpty()) {
                 seenCounters.remove(segmentKey);
-                throw namespaceMissing(namespace);
+                throw limits.missing(namespace, description);
             }
             last = seenCounter(namespace, name, segmentKey, response.getGetResponses().get(0));
             fresh = true;
@@ -472,7 +471,7 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     @Override
     public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
-        requireSegment(range.namespace(), range.name());
+        Namespaces.requireSegment(range.namespace(), range.name());
         if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
             throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
         }
@@ -502,23 +501,6 @@ public final class EtcdLeaseStore implements LeaseStore {
             counters.put(name, parseCounter(namespace, name, text(entry)));
         }
         return counters;
-    }
-
-    private static void requireSegment(String namespace, String name) {
-        Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
-    }
-
-    /** A namespace record this store registered and no longer finds was lost; one never registered is refused. */
-    private RuntimeException namespaceMissing(String namespace) {
-        if (limits.remembers(namespace)) {
-            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
-                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
-                    + "their lost values may be in use; restore the data, or raise each counter past every id "
-                    + "issued ('./cosid migrate') after registering the namespace again");
-        }
-        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
-                + "; a runtime registers it at start");
     }
 
     @Override

@@ -581,7 +581,7 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     @Override
     public SegmentRange reserveSegment(String namespace, String name, long size) {
-        requireSegment(namespace, name);
+        Namespaces.requireSegment(namespace, name);
         if (size < 1) {
             throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
         }
@@ -595,7 +595,7 @@ public final class JdbcLeaseStore implements LeaseStore {
 
     @Override
     public long raiseSegment(String namespace, String name, long atLeast) {
-        requireSegment(namespace, name);
+        Namespaces.requireSegment(namespace, name);
         if (atLeast < 0) {
             throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
         }
@@ -646,7 +646,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** Throws the reason a segment statement returned no row; returns when it may run again. */
     private void explainMissingSegmentRow(String namespace, String name, long size, boolean reserving) {
         if (namespace(namespace).isEmpty()) {
-            throw namespaceMissing(namespace);
+            throw limits.missing(namespace, description);
         }
         if (reserving) {
             long counter = segments(namespace).getOrDefault(name, 0L);
@@ -657,20 +657,9 @@ public final class JdbcLeaseStore implements LeaseStore {
         }
     }
 
-    private RuntimeException namespaceMissing(String namespace) {
-        if (limits.remembers(namespace)) {
-            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
-                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
-                    + "their lost values may be in use; restore the data, or raise each counter past every id "
-                    + "issued ('./cosid migrate') after registering the namespace again");
-        }
-        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
-                + "; a runtime registers it at start");
-    }
-
     @Override
     public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
-        requireSegment(range.namespace(), range.name());
+        Namespaces.requireSegment(range.namespace(), range.name());
         if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
             throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
         }
@@ -713,11 +702,6 @@ public final class JdbcLeaseStore implements LeaseStore {
                 return counters;
             }
         });
-    }
-
-    private static void requireSegment(String namespace, String name) {
-        Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
     }
 
     @Override

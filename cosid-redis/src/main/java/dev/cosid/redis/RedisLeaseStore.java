@@ -14,7 +14,6 @@ import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
 import dev.cosid.lease.SlotRecordCodec;
 import dev.cosid.lease.SlotTable;
-import dev.cosid.lease.StoreDataLostException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
@@ -371,7 +370,7 @@ public final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public SegmentRange reserveSegment(String namespace, String name, long size) {
-        requireSegment(namespace, name);
+        Namespaces.requireSegment(namespace, name);
         if (size < 1) {
             throw new IllegalArgumentException("a segment reservation takes at least 1 id, not " + size);
         }
@@ -379,7 +378,7 @@ public final class RedisLeaseStore implements LeaseStore {
                 + "'", RedisScripts.RESERVE_SEGMENT, new String[] {segmentsKey(namespace), namespaceKey(namespace)},
                 name, Long.toString(size));
         if (!applied(reply)) {
-            throw namespaceMissing(namespace);
+            throw limits.missing(namespace, description);
         }
         long last = Long.parseLong((String) reply.get(0));
         return new SegmentRange(namespace, name, last - size + 1, last);
@@ -387,7 +386,7 @@ public final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public boolean returnSegmentTail(SegmentRange range, long lastIssued) {
-        requireSegment(range.namespace(), range.name());
+        Namespaces.requireSegment(range.namespace(), range.name());
         if (lastIssued < range.first() - 1 || lastIssued > range.last()) {
             throw new IllegalArgumentException("last issued id " + lastIssued + " lies outside " + range);
         }
@@ -398,7 +397,7 @@ public final class RedisLeaseStore implements LeaseStore {
 
     @Override
     public long raiseSegment(String namespace, String name, long atLeast) {
-        requireSegment(namespace, name);
+        Namespaces.requireSegment(namespace, name);
         if (atLeast < 0) {
             throw new IllegalArgumentException("a segment counter is raised to 0 or more, not " + atLeast);
         }
@@ -406,7 +405,7 @@ public final class RedisLeaseStore implements LeaseStore {
                 RedisScripts.RAISE_SEGMENT, new String[] {segmentsKey(namespace), namespaceKey(namespace)}, name,
                 Long.toString(atLeast));
         if (!applied(reply)) {
-            throw namespaceMissing(namespace);
+            throw limits.missing(namespace, description);
         }
         return Long.parseLong((String) reply.get(0));
     }
@@ -419,23 +418,6 @@ public final class RedisLeaseStore implements LeaseStore {
         java.util.SortedMap<String, Long> counters = new java.util.TreeMap<>();
         all.forEach((name, value) -> counters.put(name, Long.parseLong(value)));
         return counters;
-    }
-
-    private static void requireSegment(String namespace, String name) {
-        Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
-    }
-
-    /** A namespace record this store registered and no longer finds was lost; one never registered is refused. */
-    private RuntimeException namespaceMissing(String namespace) {
-        if (limits.remembers(namespace)) {
-            return new StoreDataLostException("the record of namespace '" + namespace + "' in " + description
-                    + " is gone while in use: its segment counters are not started again at 1, since ids up to "
-                    + "their lost values may be in use; restore the data, or raise each counter past every id "
-                    + "issued ('./cosid migrate') after registering the namespace again");
-        }
-        return new IllegalStateException("namespace '" + namespace + "' is not registered in " + description
-                + "; a runtime registers it at start");
     }
 
     @Override
