@@ -77,8 +77,7 @@ final class RedisClusterStores {
                         + "user name or password (" + refusal + "); check the password in the store URL", e);
             }
             throw new LeaseStoreException("cannot reach the Redis Cluster " + description + " within "
-                    + RedisLeaseStore.TIMEOUT.toMillis() + " ms: " + LeaseStores.mask(String.valueOf(e.getMessage()),
-                    url), e);
+                    + RedisLeaseStore.TIMEOUT.toMillis() + " ms: " + LeaseStores.mask(RedisLeaseStore.failure(e), url), e);
         }
         connection.setTimeout(RedisLeaseStore.TIMEOUT);
         return new RedisLeaseStore(client, resources, connection, connection.async(), description);

@@ -175,6 +175,13 @@ public final class RedisLeaseStore implements LeaseStore {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
+        if (root == failure && failure.getSuppressed().length > 0) {
+            // a Redis Cluster client attaches each seed node's failure as a suppressed exception
+            root = failure.getSuppressed()[0];
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+        }
         String text = String.valueOf(failure.getMessage());
         if (root != failure) {
             text += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";

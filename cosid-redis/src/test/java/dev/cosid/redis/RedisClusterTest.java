@@ -188,6 +188,7 @@ class RedisClusterTest {
                 () -> LeaseStores.open("redis-cluster://:SECRET-pw@127.0.0.1:" + port));
         assertTrue(unreachable.getMessage().startsWith("cannot reach the Redis Cluster redis-cluster://:***@127.0.0.1:"
                 + port), unreachable.getMessage());
+        assertTrue(unreachable.getMessage().contains("Connection refused"), unreachable.getMessage());
         assertFalse(unreachable.getMessage().contains("SECRET-pw"), unreachable.getMessage());
     }
 
