@@ -160,7 +160,9 @@ public final class RedisSentinelGroup implements ControlledServer {
 
     /**
      * Starts the server {@link #failover()} killed as the new primary's replica (its data kept) and waits
-     * until the sentinels see every replica healthy, so the next failover can promote one.
+     * until the sentinels see every replica healthy and caught up, so the next failover can promote one.
+     * On a loaded machine the sentinels may fail over once more while it rejoins (the new primary slowed
+     * past {@code down-after-milliseconds}) and promote the rejoined server itself; the group then follows them.
      */
     public synchronized void rejoin() {
         if (killed != null) {
@@ -168,6 +170,7 @@ public final class RedisSentinelGroup implements ControlledServer {
             killed = null;
         }
         awaitSentinelsAgree();
+        awaitReplicaCaughtUp();
     }
 
     private List<Node> replicas() {
@@ -328,7 +331,11 @@ public final class RedisSentinelGroup implements ControlledServer {
                 return ask("PING\r\n", 5).equals("+PONG");
             }
             String primaryInfo = primary.ask(RedisInfo.INFO, -1);
-            return RedisInfo.replicaCaughtUp(ask(RedisInfo.INFO, -1), primaryInfo, port);
+            String mine = ask(RedisInfo.INFO, -1);
+            // started as a replica, it is a primary only if the sentinels promoted it: they failed over from the
+            // primary it was started under, which will never count it as a caught-up replica again. It runs;
+            // the group follows the sentinels from here (rejoin)
+            return RedisInfo.replicaCaughtUp(mine, primaryInfo, port) || "master".equals(RedisInfo.field(mine, "role:"));
         }
 
         @Override
