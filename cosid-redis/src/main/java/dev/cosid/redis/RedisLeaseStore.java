@@ -171,22 +171,24 @@ public final class RedisLeaseStore implements LeaseStore {
      * does not tell a refused port from a connection the server closed or a reply that never came.
      */
     static String failure(Throwable failure) {
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = root(failure);
         if (root == failure && failure.getSuppressed().length > 0) {
             // a Redis Cluster client attaches each seed node's failure as a suppressed exception
-            root = failure.getSuppressed()[0];
-            while (root.getCause() != null && root.getCause() != root) {
-                root = root.getCause();
-            }
+            root = root(failure.getSuppressed()[0]);
         }
         String text = String.valueOf(failure.getMessage());
         if (root != failure) {
             text += " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
         }
         return LeaseStores.redact(text);
+    }
+
+    private static Throwable root(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
     }
 
     /** Returns the server's refusal of the credentials in a connection failure, or null when it is another fault. */
