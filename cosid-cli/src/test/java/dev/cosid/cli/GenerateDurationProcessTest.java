@@ -3,6 +3,7 @@ package dev.cosid.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.RedisServer;
 import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.testkit.servers.ServerProcess;
@@ -49,10 +50,7 @@ class GenerateDurationProcessTest {
     }
 
     private Process cosid(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                CosIdCommand.class.getName()));
-        command.addAll(List.of(args));
+        List<String> command = ChildJvm.command(CosIdCommand.class.getName(), args);
         Process process = new ProcessBuilder(command).redirectOutput(dir.resolve("run.out").toFile())
                 .redirectError(dir.resolve("run.err").toFile()).start();
         started.add(process);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.kafka.KafkaBroker;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.time.Clock;
 import java.io.ByteArrayOutputStream;
@@ -37,10 +38,9 @@ class LeaderCommandTest {
     Path dir;
 
     private Process leader(String member) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
+        return new ProcessBuilder(ChildJvm.command(CosIdCommand.class.getName(),
                 "leader", "--bootstrap", bootstrap(), "--role", "controller", "--member", member,
-                "--lease", LEASE + "ms", "--renew", "2s", "--stagger", STAGGER + "ms", "--retry", RETRY + "ms")
+                "--lease", LEASE + "ms", "--renew", "2s", "--stagger", STAGGER + "ms", "--retry", RETRY + "ms"))
                 .redirectOutput(dir.resolve(member + ".out").toFile())
                 .redirectError(dir.resolve(member + ".err").toFile())
                 .start();

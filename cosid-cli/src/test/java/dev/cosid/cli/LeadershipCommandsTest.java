@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.kafka.KafkaBroker;
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.ServerExtension;
 import dev.cosid.time.Clock;
 import java.io.IOException;
@@ -105,10 +106,9 @@ class LeadershipCommandsTest {
     }
 
     private Process leader(String role, String member, String lease, String renew) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName(),
+        return new ProcessBuilder(ChildJvm.command(CosIdCommand.class.getName(),
                 "leader", "--bootstrap", bootstrap(), "--role", role, "--member", member,
-                "--lease", lease, "--renew", renew, "--stagger", "1s", "--retry", "200ms")
+                "--lease", lease, "--renew", renew, "--stagger", "1s", "--retry", "200ms"))
                 .redirectOutput(dir.resolve(member + ".out").toFile())
                 .redirectError(dir.resolve(member + ".err").toFile())
                 .start();

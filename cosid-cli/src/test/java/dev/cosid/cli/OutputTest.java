@@ -8,6 +8,7 @@ import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.Owner;
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.time.Clock;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -36,9 +37,7 @@ class OutputTest {
     Path dir;
 
     private static List<String> cosid(String... args) {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName()));
-        command.addAll(List.of(args));
+        List<String> command = ChildJvm.command(CosIdCommand.class.getName(), args);
         return command;
     }
 

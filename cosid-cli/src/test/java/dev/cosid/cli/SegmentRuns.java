@@ -3,10 +3,10 @@ package dev.cosid.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -24,10 +24,8 @@ final class SegmentRuns {
     }
 
     static Process segment(Path dir, String run, String store, long count) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), CosIdCommand.class.getName(), "segment", "orders",
-                "--count", String.valueOf(count), "--store", store, "--owner-key", run));
+        List<String> command = ChildJvm.command(CosIdCommand.class.getName(), "segment", "orders",
+                "--count", String.valueOf(count), "--store", store, "--owner-key", run);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectOutput(dir.resolve(run + ".out").toFile());
         builder.redirectError(dir.resolve(run + ".err").toFile());

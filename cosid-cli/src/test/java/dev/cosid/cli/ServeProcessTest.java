@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -59,9 +60,8 @@ class ServeProcessTest {
     }
 
     private Served serve(String name, boolean tokenFromEnvironment) throws Exception {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                CosIdCommand.class.getName(), "serve", "--port", "0", "--store", store(), "--ttl", "10s"));
+        List<String> command = ChildJvm.command(List.of("-Xmx256m"), CosIdCommand.class.getName(),
+                List.of("serve", "--port", "0", "--store", store(), "--ttl", "10s"));
         ProcessBuilder builder = new ProcessBuilder(command);
         if (tokenFromEnvironment) {
             builder.environment().put("COSID_TOKEN", TOKEN);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.IdLayout;
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,10 +32,8 @@ class TwoProcessesTest {
     Path dir;
 
     private Process generate(String name, String... amount) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                CosIdCommand.class.getName(), "generate", "--rate", "50000",
-                "--store", "sqlite:" + dir.resolve("cosid.db")));
+        List<String> command = ChildJvm.command(CosIdCommand.class.getName(), "generate", "--rate", "50000",
+                "--store", "sqlite:" + dir.resolve("cosid.db"));
         command.addAll(List.of(amount));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.redirectOutput(dir.resolve(name + ".out").toFile());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.time.Clock;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -54,9 +55,7 @@ class VanishedStoreProcessTest {
     }
 
     private Process cosid(String name, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), CosIdCommand.class.getName()));
-        command.addAll(List.of(args));
+        List<String> command = ChildJvm.command(CosIdCommand.class.getName(), args);
         Process process = new ProcessBuilder(command)
                 .redirectOutput(dir.resolve(name + ".out").toFile())
                 .redirectError(dir.resolve(name + ".err").toFile())

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.IdLayout;
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.NetworkPartition;
 import dev.cosid.time.Clock;
 import java.io.IOException;
@@ -49,15 +50,13 @@ class GeneratePartitionTest {
             Path log = dir.resolve("generate.log");
             Files.deleteIfExists(ids);
             Files.deleteIfExists(log);
-            String java = ProcessHandle.current().info().command().orElse("java");
             long launched = WALL.monotonicNanos();
-            Process generate = net.start(net.a(), List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                    "dev.cosid.cli.CosIdCommand", "generate", "--store", url, "--namespace", PartitionClient.NAMESPACE,
+            Process generate = net.start(net.a(), ChildJvm.command(List.of("-Xmx128m"), "dev.cosid.cli.CosIdCommand",
+                    List.of("generate", "--store", url, "--namespace", PartitionClient.NAMESPACE,
                     "--duration", DURATION.toSeconds() + "s", "--rate", Long.toString(PartitionRun.RATE), "--bits", "0",
                     "--ttl", PartitionClient.TTL.toMillis() + "ms", "--tolerance",
                     PartitionClient.TOLERANCE.toMillis() + "ms", "--takeover-guard", "--cold-start-guard",
-                    "--owner-key", "generate"), ids, log);
+                    "--owner-key", "generate")), ids, log);
             // its duration starts as it prints its first line, the notice about multi-host URLs
             Await.until(() -> log.toFile().length() > 0 || !generate.isAlive(), Duration.ofSeconds(60),
                     "the first line of generate; see " + log);

@@ -1,6 +1,7 @@
 package dev.cosid.partition;
 
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.NetworkPartition;
 import dev.cosid.time.Clock;
 import java.io.IOException;
@@ -67,10 +68,8 @@ final class PartitionRun {
     Client start(String name, NetworkPartition.Side side, String url) {
         Path ids = dir.resolve(name + ".ids");
         Path log = dir.resolve(name + ".log");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process process = net.start(side, List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                PartitionClient.class.getName(), url, name, Long.toString(RATE), ids.toString()), log);
+        Process process = net.start(side, ChildJvm.command(List.of("-Xmx128m"), PartitionClient.class.getName(),
+                List.of(url, name, Long.toString(RATE), ids.toString())), log);
         Client client = new Client(name, process, ids, log);
         clients.put(name, client);
         return client;

@@ -1,6 +1,7 @@
 package dev.cosid.partition;
 
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.NetworkPartition;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -125,10 +126,8 @@ final class ZooKeeperSetup implements AutoCloseable {
 
         @Override
         protected Process launch() {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            return launch(List.of(java, "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp",
-                    System.getProperty("java.class.path"), "org.apache.zookeeper.server.quorum.QuorumPeerMain",
-                    home.resolve("zoo.cfg").toString()), "zookeeper.log");
+            return launch(ChildJvm.command(List.of("-Xmx128m"), "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+                    List.of(home.resolve("zoo.cfg").toString())), "zookeeper.log");
         }
 
         @Override

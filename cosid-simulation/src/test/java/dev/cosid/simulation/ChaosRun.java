@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.IdLayout;
 import dev.cosid.testkit.Await;
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.testkit.servers.ControlledServer;
 import dev.cosid.time.Clock;
 import java.io.IOException;
@@ -147,11 +148,9 @@ final class ChaosRun {
         outputs.add(out);
         outputWorkers.add(index);
         current[index] = out;
-        String java = ProcessHandle.current().info().command().orElse("java");
-        return new ProcessBuilder(java, "-Xmx256m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                ChaosWorker.class.getName(), storeUrl, "worker-" + index,
-                Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
-                Long.toString(PACE.toNanos() / 1_000), takeoverGuard ? "--takeover-guard" : "")
+        return new ProcessBuilder(ChildJvm.command(List.of("-Xmx256m"), ChaosWorker.class.getName(), List.of(storeUrl,
+                "worker-" + index, Long.toString(CLOCK_OFFSETS[index % CLOCK_OFFSETS.length]), out.toString(),
+                Long.toString(PACE.toNanos() / 1_000), takeoverGuard ? "--takeover-guard" : "")))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("worker-" + index + ".log").toFile()))
                 .start();

@@ -1,5 +1,6 @@
 package dev.cosid.testkit.servers;
 
+import dev.cosid.testkit.ChildJvm;
 import dev.cosid.time.Clock;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -234,11 +235,8 @@ public final class ZooKeeperEnsemble extends ServerProcess {
 
         @Override
         protected Process launch() throws IOException {
-            String java = ProcessHandle.current().info().command().orElse("java");
-            // the quick compiler and one GC thread: a test server needs little, and the machine runs many at once
-            return new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                    System.getProperty("java.class.path"),
-                    "org.apache.zookeeper.server.quorum.QuorumPeerMain", home.resolve("zoo.cfg").toString())
+            return new ProcessBuilder(ChildJvm.command(List.of("-Xmx256m"), "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+                    List.of(home.resolve("zoo.cfg").toString())))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("zookeeper.log").toFile()))
                     .start();

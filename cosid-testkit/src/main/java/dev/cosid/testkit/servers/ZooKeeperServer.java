@@ -1,8 +1,10 @@
 package dev.cosid.testkit.servers;
 
+import dev.cosid.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * A ZooKeeper server of its own, in a child JVM ({@code ZooKeeperServerMain} from the ZooKeeper jar on
@@ -57,11 +59,8 @@ public final class ZooKeeperServer extends ServerProcess {
 
     @Override
     protected Process launch() throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        // the quick compiler and one GC thread: a test server needs little, and the machine runs many at once
-        return new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
-                System.getProperty("java.class.path"),
-                "org.apache.zookeeper.server.ZooKeeperServerMain", home.resolve("zoo.cfg").toString())
+        return new ProcessBuilder(ChildJvm.command(List.of("-Xmx256m"), "org.apache.zookeeper.server.ZooKeeperServerMain",
+                List.of(home.resolve("zoo.cfg").toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(home.resolve("zookeeper.log").toFile()))
                 .start();
