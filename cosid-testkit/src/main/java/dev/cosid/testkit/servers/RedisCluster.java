@@ -176,9 +176,15 @@ public final class RedisCluster extends ServerProcess {
         nodes.forEach(Node::pause);
     }
 
+    /**
+     * Thaws every node and waits until the cluster has settled: the nodes thaw one after another, and one that
+     * thaws first can mark a peer still frozen as failing (the node timeout is one second), which leaves the
+     * cluster down until the flag clears ("CLUSTERDOWN" to the next test's first write on a loaded machine).
+     */
     @Override
     public synchronized void resume() {
         nodes.forEach(Node::resume);
+        awaitSettled();
     }
 
     @Override
