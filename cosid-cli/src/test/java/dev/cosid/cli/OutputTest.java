@@ -37,8 +37,7 @@ class OutputTest {
     Path dir;
 
     private static List<String> cosid(String... args) {
-        List<String> command = ChildJvm.command(CosIdCommand.class.getName(), args);
-        return command;
+        return ChildJvm.command(CosIdCommand.class.getName(), args);
     }
 
     private static void assertFailedWriting(Process process, Path err, String reason) throws Exception {
