@@ -227,6 +227,24 @@ public abstract class ServerProcess implements ControlledServer {
         paused = false;
     }
 
+    /**
+     * Freezes (SIGSTOP) or thaws (SIGCONT) several servers with one signal, so that they stop and go on at
+     * the same instant rather than one process launch after another.
+     *
+     * @param servers the servers, each running
+     * @param pause whether to freeze them (else thaw them)
+     */
+    protected static void pauseTogether(List<? extends ServerProcess> servers, boolean pause) {
+        List<Long> all = new ArrayList<>();
+        for (ServerProcess server : servers) {
+            all.addAll(server.pids());
+        }
+        signal(pause ? "STOP" : "CONT", all);
+        for (ServerProcess server : servers) {
+            server.paused = pause;
+        }
+    }
+
     /** Deletes the data below the server's directory, keeping the directory. */
     protected void deleteData() {
         deleteTree(dataDir());
