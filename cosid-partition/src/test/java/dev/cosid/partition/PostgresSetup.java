@@ -95,7 +95,9 @@ final class PostgresSetup implements AutoCloseable {
         }
 
         private List<String> asServerUser(String... command) {
-            List<String> full = new ArrayList<>(List.of("runuser", "-u", "postgres", "--"));
+            // as the test kit's PostgresServer: setpriv execs, where runuser's wrapper can hold a stopped server
+            List<String> full = new ArrayList<>(List.of("setpriv", "--reuid=postgres", "--regid=postgres",
+                    "--init-groups", "--reset-env"));
             full.addAll(List.of(command));
             return full;
         }
