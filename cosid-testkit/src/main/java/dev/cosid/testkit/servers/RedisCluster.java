@@ -199,8 +199,8 @@ public final class RedisCluster extends ServerProcess {
      * Freezes every node with one SIGSTOP, after turning off the replicas' automatic failover until
      * {@link #resume()} has seen the cluster settle: a paused store is the fault, not a failover. Thawed, each
      * node finds its peers silent for the whole pause; where a replica thaws before its primary long enough for
-     * the other primaries to mark that primary failing, the replica is promoted while the old primary, not yet
-     * told, applies the writes queued in its sockets and answers them. Those writes are then lost, as
+     * the other primaries to mark that primary failing, the replica can be promoted after the primary runs again;
+     * the primary applies and answers writes until it learns it was demoted, and those writes are lost, as
      * docs/stores.md says of a Redis Cluster failover: a CI run handed a segment range out twice after a pause
      * when the nodes thawed one {@code kill} after another, and six nodes thawed a second apart by hand promoted
      * a replica over its running primary in one pause of three (none with automatic failover off).
