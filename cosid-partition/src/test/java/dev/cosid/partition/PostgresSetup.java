@@ -1,15 +1,16 @@
 package dev.cosid.partition;
 
+import static dev.cosid.testkit.servers.PostgresServer.asServerUser;
+
 import dev.cosid.testkit.Await;
 import dev.cosid.testkit.servers.NetworkPartition;
-import dev.cosid.testkit.servers.Servers;
+import dev.cosid.testkit.servers.PostgresServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.UserPrincipalLookupService;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,8 +33,7 @@ final class PostgresSetup implements AutoCloseable {
      * synchronous one).
      */
     static PostgresSetup started(NetworkPartition net, boolean synchronous) {
-        PostgresSetup setup = new PostgresSetup(net,
-                Servers.binary("initdb", "postgresql", postgresBinDirs()).getParent());
+        PostgresSetup setup = new PostgresSetup(net, PostgresServer.bin());
         try {
             setup.primary.begin();
             setup.standby.begin();
@@ -48,16 +48,6 @@ final class PostgresSetup implements AutoCloseable {
             throw e;
         }
         return setup;
-    }
-
-    private static List<String> postgresBinDirs() {
-        Path root = Path.of("/usr/lib/postgresql");
-        try (var versions = Files.list(root)) {
-            return versions.map(dir -> dir.resolve("bin").toString()).sorted(java.util.Comparator.reverseOrder())
-                    .toList();
-        } catch (IOException e) {
-            return List.of();
-        }
     }
 
     /** Returns the two-host URL asking for the primary, with the options. */
@@ -92,14 +82,6 @@ final class PostgresSetup implements AutoCloseable {
                     net, side);
             this.bin = bin;
             this.source = source;
-        }
-
-        private List<String> asServerUser(String... command) {
-            // as the test kit's PostgresServer: setpriv execs, where runuser's wrapper can hold a stopped server
-            List<String> full = new ArrayList<>(List.of("setpriv", "--reuid=postgres", "--regid=postgres",
-                    "--init-groups", "--reset-env"));
-            full.addAll(List.of(command));
-            return full;
         }
 
         @Override

@@ -34,7 +34,13 @@ public final class PostgresServer extends ServerProcess {
         this.source = source;
     }
 
-    private static Path bin() {
+    /**
+     * Returns the directory of the newest installed PostgreSQL's programs ({@code initdb}, {@code postgres},
+     * {@code pg_ctl}, ...), or skips the calling test if PostgreSQL is not installed.
+     *
+     * @return the bin directory
+     */
+    public static Path bin() {
         return Servers.binary("initdb", "postgresql", Servers.postgresBinDirs()).getParent();
     }
 
@@ -110,7 +116,14 @@ public final class PostgresServer extends ServerProcess {
         return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
     }
 
-    private List<String> asServerUser(String... command) {
+    /**
+     * Returns a command that runs as the {@code postgres} user when the tests run as root (PostgreSQL refuses to
+     * run as root), else the command as given.
+     *
+     * @param command the program and its arguments
+     * @return the command to start
+     */
+    public static List<String> asServerUser(String... command) {
         List<String> full = new ArrayList<>();
         if (runningAsRoot()) {
             // setpriv execs the command as the user, so the server is the test's own child; runuser stays as its
