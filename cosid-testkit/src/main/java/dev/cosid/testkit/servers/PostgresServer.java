@@ -118,7 +118,7 @@ public final class PostgresServer extends ServerProcess {
 
     /**
      * Returns a command that runs as the {@code postgres} user when the tests run as root (PostgreSQL refuses to
-     * run as root), else the command as given.
+     * run as root), in the root directory, which that user can always enter; else the command as given.
      *
      * @param command the program and its arguments
      * @return the command to start
@@ -130,6 +130,9 @@ public final class PostgresServer extends ServerProcess {
             // parent and, on a busy machine, left a postmaster that had shut down unreaped for the whole 30 s
             // shutdown wait (the suite's slowest PostgreSQL restarts)
             full.addAll(List.of("setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--reset-env"));
+            // the command starts in the test's working directory, which may be a clone in a directory the postgres
+            // user cannot enter (mktemp -d, a home of mode 0700); a standby then never got ready. env execs too.
+            full.addAll(List.of("env", "--chdir=/"));
         }
         full.addAll(List.of(command));
         return full;

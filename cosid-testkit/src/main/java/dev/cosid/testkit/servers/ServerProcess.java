@@ -45,6 +45,8 @@ public abstract class ServerProcess implements ControlledServer {
     /** The running server's main process, or null while stopped. */
     protected Process process;
     private boolean paused;
+    /** Set when a start failed: {@link #close()} then keeps the directory, so the message's "see DIR" holds. */
+    private boolean keepHome;
 
     /**
      * Prepares a server in a fresh directory.
@@ -162,12 +164,15 @@ public abstract class ServerProcess implements ControlledServer {
         long deadline = CLOCK.monotonicNanos() + READY_TIMEOUT.toNanos();
         while (!ready()) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(this + " exited with " + process.exitValue() + "; see " + home);
+                keepHome = true;
+                throw new IllegalStateException(this + " exited with " + process.exitValue() + "; see " + home
+                        + " (kept)" + logTails());
             }
             if (CLOCK.monotonicNanos() > deadline) {
                 String why = whyNotReady();
+                keepHome = true;
                 throw new IllegalStateException(this + " was not ready within " + READY_TIMEOUT + "; see " + home
-                        + (why.isEmpty() ? "" : "; " + why));
+                        + " (kept)" + (why.isEmpty() ? "" : "; " + why) + logTails());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
@@ -258,7 +263,31 @@ public abstract class ServerProcess implements ControlledServer {
     @Override
     public synchronized void close() {
         stop();
-        deleteTree(home);
+        if (!keepHome) {
+            deleteTree(home);
+        }
+    }
+
+    /**
+     * Returns the last lines of each log file in the server's directory ({@code *.log}, {@code *.err}), for the
+     * message of a server that did not start: the directory may be gone by the time someone reads it.
+     */
+    private String logTails() {
+        StringBuilder tails = new StringBuilder();
+        try (Stream<Path> files = Files.list(home)) {
+            for (Path log : files.filter(f -> f.toString().endsWith(".log") || f.toString().endsWith(".err"))
+                    .sorted().toList()) {
+                List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+                tails.append(System.lineSeparator()).append("--- last lines of ").append(log).append(':');
+                for (String line : lines.subList(Math.max(0, lines.size() - 15), lines.size())) {
+                    tails.append(System.lineSeparator()).append(line);
+                }
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            tails.append(System.lineSeparator()).append("(cannot read the logs in ").append(home).append(": ")
+                    .append(e.getMessage()).append(')');
+        }
+        return tails.toString();
     }
 
     /**
