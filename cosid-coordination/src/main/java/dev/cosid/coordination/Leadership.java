@@ -28,6 +28,8 @@ public final class Leadership implements AutoCloseable {
     private final FencingToken token;
     private Lease lease;
     private boolean ended;
+    /** Set when an {@link Elector} stopped this leadership's work; the lease may still be resigned. */
+    private volatile String revoked;
 
     Leadership(CoordinationTransport transport, LeaseConfig config, Clock clock, Role role, FencingToken token,
                Lease written) {
@@ -58,6 +60,47 @@ public final class Leadership implements AutoCloseable {
         return lease;
     }
 
+    /**
+     * Reports whether this handle may still act for the role: not fenced, resigned or revoked by its elector.
+     * A live handle can still be deposed at any moment; the brokers or the JDBC fence then refuse its writes.
+     *
+     * @return false once the leadership has ended as far as this process knows
+     */
+    public boolean live() {
+        return revoked == null && !endedNow();
+    }
+
+    private synchronized boolean endedNow() {
+        return ended;
+    }
+
+    /**
+     * Throws unless this handle is {@link #live()}: the check a fenced path makes before it writes.
+     *
+     * @throws FencedException naming the role, member and token, and why the leadership ended
+     */
+    public void requireLive() {
+        String why = revoked;
+        if (why != null) {
+            throw new FencedException("the leadership of role '" + role + "' by " + member() + " with token " + token
+                    + " was revoked: " + why);
+        }
+        synchronized (this) {
+            requireNotEnded();
+        }
+    }
+
+    /** Marks the leadership revoked by its elector: the work stops; {@link #resign()} still clears the lease. */
+    void revoke(String why) {
+        revoked = why;
+    }
+
+    private MemberId member() {
+        synchronized (this) {
+            return lease.member();
+        }
+    }
+
     /** Returns the timing of the latest lease. */
     public synchronized LeaseTiming timing() {
         return config.timing(lease);
@@ -77,6 +120,7 @@ public final class Leadership implements AutoCloseable {
      */
     public synchronized Lease renew() {
         requireLive();
+        requireNotEnded();
         Lease next = config.grant(lease.member(), token, clock.nowMillis());
         Lease written;
         try {
@@ -95,7 +139,7 @@ public final class Leadership implements AutoCloseable {
      * @throws FencedException when a newer epoch already exists
      */
     public synchronized void resign() {
-        requireLive();
+        requireNotEnded();
         ended = true;
         transport.clearLease(role, token);
     }
@@ -113,7 +157,7 @@ public final class Leadership implements AutoCloseable {
         }
     }
 
-    private void requireLive() {
+    private void requireNotEnded() {
         if (ended) {
             throw new FencedException("the leadership of role '" + role + "' by " + lease.member() + " with token "
                     + token + " has ended");
@@ -122,6 +166,6 @@ public final class Leadership implements AutoCloseable {
 
     @Override
     public synchronized String toString() {
-        return "Leadership[" + role + ", " + lease + (ended ? ", ended" : "") + "]";
+        return "Leadership[" + role + ", " + lease + (ended ? ", ended" : revoked != null ? ", revoked" : "") + "]";
     }
 }
