@@ -8,6 +8,7 @@ import dev.cosid.coordination.CoordinationTransport;
 import dev.cosid.coordination.FencedException;
 import dev.cosid.coordination.FencingToken;
 import dev.cosid.coordination.Lease;
+import dev.cosid.coordination.Leadership;
 import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Registration;
 import dev.cosid.coordination.Role;
@@ -102,6 +103,8 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         final FencingToken minted;
         /** The token the coordinator will report once the next transaction commits. */
         FencingToken nextCommitted;
+        /** The latest lease this producer wrote, as written; rewritten in each of the leader's own transactions. */
+        Lease lastLease;
 
         RoleProducer(KafkaProducer<byte[], byte[]> producer, FencingToken minted, FencingToken nextCommitted) {
             this.producer = producer;
@@ -451,38 +454,180 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
                     + token);
         }
         Lease[] written = new Lease[1];
-        transact(role, token, "write the lease", rp -> {
-            written[0] = new Lease(lease.member(), rp.nextCommitted.minted() ? rp.nextCommitted : token,
-                    lease.grantedAt(), lease.deadline());
-            return CoordinationCodec.encodeValue(written[0]);
+        transact(role, token, "write the lease", (rp, producer) -> {
+            written[0] = leaseAfterCommit(rp, lease, token);
+            return List.of(sendLease(producer, role, CoordinationCodec.encodeValue(written[0])));
         });
+        producers.get(role).lastLease = written[0];
         return written[0];
+    }
+
+    /** The lease as written in the next transaction: with the token the coordinator reports once it commits. */
+    private static Lease leaseAfterCommit(RoleProducer rp, Lease lease, FencingToken token) {
+        return new Lease(lease.member(), rp.nextCommitted.minted() ? rp.nextCommitted : token, lease.grantedAt(),
+                lease.deadline());
     }
 
     @Override
     public synchronized void clearLease(Role role, FencingToken token) {
-        transact(role, token, "clear the lease", rp -> null);
+        transact(role, token, "clear the lease", (rp, producer) -> {
+            rp.lastLease = null;
+            return List.of(sendLease(producer, role, null));
+        });
     }
 
-    private interface ValueFor {
-        byte[] value(RoleProducer producer);
+    private java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> sendLease(
+            KafkaProducer<byte[], byte[]> producer, Role role, byte[] value) {
+        return producer.send(new ProducerRecord<>(TOPIC, partition(role), CoordinationCodec.encodeKey(
+                CoordinationKey.lease(role)), value));
     }
 
-    /** One transaction of the role's producer: begin, send to the pinned partition, commit; abort on failure. */
-    private void transact(Role role, FencingToken token, String what, ValueFor valueFor) {
+    /**
+     * The leader's own code inside one transaction of the role's producer.
+     *
+     * @param <T> what the code returns
+     */
+    @FunctionalInterface
+    public interface TransactionBody<T> {
+        /**
+         * Sends the transaction's records.
+         *
+         * @param transaction the open transaction
+         * @return anything the caller wants back
+         * @throws Exception a failure, which aborts the transaction
+         */
+        T run(LeaderTransaction transaction) throws Exception;
+    }
+
+    /**
+     * Runs the leader's code in one transaction of the role's producer, the one that holds the leadership's
+     * epoch: everything it sends (to any topic) and the offsets it commits land together, or not at all, and
+     * the brokers refuse them once a successor minted a newer epoch. A {@code read_committed} reader therefore
+     * never sees a deposed leader's record after its successor's first, whatever the clocks and pauses did.
+     *
+     * <p>Under transaction protocol version 2 every commit moves the coordinator's epoch on; the transaction
+     * also rewrites the role's lease record (same holder and deadline) with the token that is current once it
+     * commits, so {@code describe} keeps reporting the leader as current between renewals. Transactions of a
+     * role run one at a time with its lease writes: keep them short, a renewal waits for them.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * transport.inTransaction(leadership, tx -> tx.send(new ProducerRecord<>("invoices", key, value)));
+     * }</pre>
+     *
+     * @param leadership the live leadership whose epoch the records carry
+     * @param body the code that sends
+     * @param <T> what the code returns
+     * @return what the code returned, once the transaction has committed
+     * @throws FencedException when the leadership was revoked or superseded: nothing was committed
+     * @throws CoordinationException when the transaction failed otherwise: it was aborted (if the body threw an
+     *     unchecked exception, that exception is rethrown after the abort)
+     */
+    public synchronized <T> T inTransaction(Leadership leadership, TransactionBody<T> body) {
+        Objects.requireNonNull(leadership, "leadership");
+        Objects.requireNonNull(body, "body");
+        leadership.requireLive();
+        Role role = leadership.role();
+        FencingToken token = leadership.token();
+        List<Object> result = new ArrayList<>(1);
+        transact(role, token, "commit the leader's transaction", (rp, producer) -> {
+            List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sends =
+                    new ArrayList<>();
+            LeaderTransaction transaction = new OpenTransaction(producer, token, sends);
+            try {
+                result.add(body.run(transaction));
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CoordinationException("the leader's transaction for role '" + role + "' failed: "
+                        + messageOf(e), e);
+            }
+            if (transactionsV2 && rp.lastLease != null) {
+                Lease refreshed = leaseAfterCommit(rp, rp.lastLease, token);
+                sends.add(sendLease(producer, role, CoordinationCodec.encodeValue(refreshed)));
+                rp.lastLease = refreshed;
+            }
+            return sends;
+        });
+        @SuppressWarnings("unchecked")
+        T value = (T) result.get(0);
+        return value;
+    }
+
+    /** The transaction handed to the leader's code: sends go to the role's producer, nothing else is reachable. */
+    private static final class OpenTransaction implements LeaderTransaction {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final FencingToken token;
+        private final List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sends;
+
+        OpenTransaction(KafkaProducer<byte[], byte[]> producer, FencingToken token,
+                        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sends) {
+            this.producer = producer;
+            this.token = token;
+            this.sends = sends;
+        }
+
+        @Override
+        public FencingToken token() {
+            return token;
+        }
+
+        @Override
+        public java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                ProducerRecord<byte[], byte[]> record) {
+            Objects.requireNonNull(record, "record");
+            if (TOPIC.equals(record.topic())) {
+                throw new CoordinationException("the leader's records cannot go to " + TOPIC
+                        + ": its format is frozen and the transport alone writes it");
+            }
+            java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> sent = producer.send(record);
+            sends.add(sent);
+            return sent;
+        }
+
+        @Override
+        public <K, V> java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> send(
+                ProducerRecord<K, V> record, org.apache.kafka.common.serialization.Serializer<K> keySerializer,
+                org.apache.kafka.common.serialization.Serializer<V> valueSerializer) {
+            Objects.requireNonNull(record, "record");
+            byte[] key = record.key() == null ? null : keySerializer.serialize(record.topic(), record.headers(),
+                    record.key());
+            byte[] value = record.value() == null ? null : valueSerializer.serialize(record.topic(), record.headers(),
+                    record.value());
+            return send(new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), key, value,
+                    record.headers()));
+        }
+
+        @Override
+        public void sendOffsets(Map<TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> offsets,
+                                org.apache.kafka.clients.consumer.ConsumerGroupMetadata group) {
+            producer.sendOffsetsToTransaction(offsets, group);
+        }
+    }
+
+    private interface Sends {
+        List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> send(
+                RoleProducer producer, KafkaProducer<byte[], byte[]> kafka);
+    }
+
+    /** One transaction of the role's producer: begin, send, commit; abort on failure. */
+    private void transact(Role role, FencingToken token, String what, Sends sends) {
         RoleProducer rp = producers.get(role);
         if (rp == null || !rp.minted.equals(token)) {
             throw new FencedException("role '" + role + "': token " + token + " is not the epoch this transport "
                     + "holds for the role; it was superseded");
         }
         KafkaProducer<byte[], byte[]> producer = rp.producer;
-        byte[] value = valueFor.value(rp);
+        Lease leaseBefore = rp.lastLease;
         try {
             producer.beginTransaction();
-            producer.send(new ProducerRecord<>(TOPIC, partition(role), CoordinationCodec.encodeKey(
-                    CoordinationKey.lease(role)), value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            for (java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata> sent
+                    : sends.send(rp, producer)) {
+                sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            }
             producer.commitTransaction();
         } catch (Exception e) {
+            rp.lastLease = leaseBefore;
             if (isFenced(e)) {
                 fenced(role, rp);
                 throw new FencedException("role '" + role + "': the broker fenced token " + token + " while trying to "
@@ -498,6 +643,9 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
                 }
                 fenced(role, rp);
                 throw failure(what + " for role '" + role + "' (the producer is closed; mint a new epoch)", e);
+            }
+            if (e instanceof RuntimeException runtime && !(e instanceof KafkaException)) {
+                throw runtime; // the leader's own code failed: the transaction is aborted, its exception stands
             }
             throw failure(what + " for role '" + role + "'", e);
         }
