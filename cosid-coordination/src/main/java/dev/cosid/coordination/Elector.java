@@ -145,6 +145,28 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
+     * Checks a revoke margin against a lease policy: the work must stop after the last renewal instant could
+     * have succeeded and before the deadline.
+     *
+     * @param config the lease policy
+     * @param revokeMargin the margin
+     * @return the margin
+     * @throws CoordinationException naming the margin and the room when it is shorter than 1 ms or not shorter
+     *     than the lease duration minus the renew interval
+     */
+    public static Duration checkRevokeMargin(LeaseConfig config, Duration revokeMargin) {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(revokeMargin, "revokeMargin");
+        long margin = revokeMargin.toMillis();
+        long room = config.duration().toMillis() - config.renewInterval().toMillis();
+        if (margin < 1 || margin >= room) {
+            throw new CoordinationException("the revoke margin of " + margin + " ms is not between 1 ms and "
+                    + "the lease duration minus the renew interval (" + room + " ms)");
+        }
+        return revokeMargin;
+    }
+
+    /**
      * Starts building an elector.
      *
      * @param transport the cluster seam; the elector does not close it
@@ -744,12 +766,7 @@ public final class Elector implements AutoCloseable {
          */
         public Elector build() {
             if (revokeMargin != null) {
-                long margin = revokeMargin.toMillis();
-                long room = config.duration().toMillis() - config.renewInterval().toMillis();
-                if (margin < 1 || margin >= room) {
-                    throw new CoordinationException("the revoke margin of " + margin + " ms is not between 1 ms and "
-                            + "the lease duration minus the renew interval (" + room + " ms)");
-                }
+                checkRevokeMargin(config, revokeMargin);
             }
             return new Elector(this);
         }
