@@ -11,13 +11,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** The quick start's {@code Main}, run as a JVM of its own the way {@code exec:java} runs it: from a fresh directory. */
+/**
+ * The quick start's {@code Main}, run from a fresh directory in a JVM of its own the way {@code mvn exec:java} runs
+ * it ({@link ExecJava}): five ids, and no thread left behind.
+ */
 class MainTest {
 
     private static final Pattern LINE = Pattern.compile("(\\d+) (IdParts\\[.*])");
 
     @Test
-    void printsFiveDistinctPositiveIdsInIncreasingOrderEachWithItsParts() throws Exception {
+    void printsFiveDistinctPositiveIdsInIncreasingOrderEachWithItsPartsAndLeavesNoThreadBehind() throws Exception {
         Path work = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "main");
         Path out = work.resolve("out.txt");
         Path err = work.resolve("err.txt");
@@ -25,7 +28,7 @@ class MainTest {
         // native library, which Java 24 and later warn about on stderr unless native access is on
         Process run = new ProcessBuilder(ProcessHandle.current().info().command().orElse("java"),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), "Main")
+                "-cp", System.getProperty("java.class.path"), "ExecJava")
                 .directory(work.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         assertTrue(run.waitFor(60, TimeUnit.SECONDS), "Main ends within a minute");
         String printed = Files.readString(out);
