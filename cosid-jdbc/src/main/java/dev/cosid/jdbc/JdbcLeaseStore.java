@@ -85,13 +85,26 @@ public final class JdbcLeaseStore implements LeaseStore {
                 thread.setDaemon(true);
                 return thread;
             });
-    /** Cancels statements that outlive their bound; one daemon thread for every store of the process. */
-    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
-                Thread thread = new Thread(task, "cosid-jdbc-watchdog");
-                thread.setDaemon(true);
-                return thread;
-            });
+    /**
+     * Cancels statements that outlive their bound; one daemon thread for every store of the process, which ends a
+     * second after the last statement: no thread outlives the stores (mvn exec:java waits 15 s for one, and a
+     * thread kept forever keeps an undeployed application's class loader).
+     */
+    private static final java.util.concurrent.ScheduledThreadPoolExecutor WATCHDOG = watchdog();
+
+    private static java.util.concurrent.ScheduledThreadPoolExecutor watchdog() {
+        java.util.concurrent.ScheduledThreadPoolExecutor watchdog =
+                new java.util.concurrent.ScheduledThreadPoolExecutor(1, task -> {
+                    Thread thread = new Thread(task, "cosid-jdbc-watchdog");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        // a finished statement's watch leaves the queue at once, so the idle thread is not held by it
+        watchdog.setRemoveOnCancelPolicy(true);
+        watchdog.setKeepAliveTime(1, java.util.concurrent.TimeUnit.SECONDS);
+        watchdog.allowCoreThreadTimeOut(true);
+        return watchdog;
+    }
 
     /**
      * Creates a store over a data source the caller owns.

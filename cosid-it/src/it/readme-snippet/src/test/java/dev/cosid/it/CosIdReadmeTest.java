@@ -15,14 +15,14 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 
-/** The README's library snippet, read from the README, compiled and run against the installed artifacts. */
+/** The README's library {@code Main}, read from the README, compiled and run against the installed artifacts. */
 class CosIdReadmeTest {
 
     private static final Pattern SNIPPET =
             Pattern.compile("## Use it as a library.*?```java\\n(.*?)```", Pattern.DOTALL);
 
     @Test
-    void theReadmeSnippetCompilesAndPrintsAnIdWithItsParts() throws Exception {
+    void theReadmeSnippetCompilesAndPrintsFiveIdsWithTheirParts() throws Exception {
         String readme = Files.readString(Path.of(System.getProperty("readme")), StandardCharsets.UTF_8);
         Matcher snippet = SNIPPET.matcher(readme);
         assertTrue(snippet.find(), "the README has a java block under 'Use it as a library'");
@@ -45,7 +45,8 @@ class CosIdReadmeTest {
         String printed = Files.readString(out);
         List<String> complaints = Files.readAllLines(err).stream().filter(line -> !line.startsWith("SLF4J(")).toList();
         assertEquals(0, run.exitValue(), printed + Files.readString(err));
-        assertTrue(printed.matches("\\d{15,19} IdParts\\[timestampMillis=\\d+, slot=\\d+, sequence=\\d+]\\n"), printed);
+        assertTrue(printed.matches("(\\d{15,19} IdParts\\[timestampMillis=\\d+, slot=\\d+, sequence=\\d+]\\n){5}"),
+                printed);
         assertEquals(List.of(), complaints, "nothing on stderr but what SLF4J itself prints without a provider");
         assertTrue(Files.exists(work.resolve("cosid.db")), "the store is the SQLite file the snippet names");
     }
