@@ -118,7 +118,8 @@ final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--slot", paramLabel = "N", description = "the static slot of --to-state-file")
     Integer slot;
 
-    @Option(names = "--to-store", paramLabel = "URL", description = "raise the next floor of every slot in a store")
+    @Option(names = "--to-store", paramLabel = "URL",
+            description = "raise the next floor of every slot in a store, one of:" + StoreOptions.URLS)
     String toStore;
 
     @Option(names = "--namespace", paramLabel = "NS", defaultValue = CosIdCommand.DEFAULT_NAMESPACE,

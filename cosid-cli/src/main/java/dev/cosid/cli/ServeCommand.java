@@ -114,8 +114,8 @@ final class ServeCommand implements Callable<Integer> {
         CosIdMetrics metrics = new CosIdMetrics(registry, storeOptions.namespace());
         CosIdRuntime.Builder runtimeBuilder = runtimeOptions.builder(storeOptions,
                 CosIdListener.all(new GenerateCommand.StderrListener(err), metrics));
-        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
-        if (runtimeOptions.ownerKey == null && port != 0) {
+        storeOptions.notices().forEach(line -> err.println("cosid: " + line));
+        if (runtimeOptions.lease.ownerKey == null && port != 0) {
             runtimeBuilder.ownerKey(hostName() + ":" + port); // a server's identity is host:port
         }
         CosIdRuntime runtime = runtimeBuilder.start();
