@@ -47,7 +47,7 @@ final class ServeCommand implements Callable<Integer> {
     RuntimeOptions runtimeOptions;
 
     @Option(names = "--port", paramLabel = "PORT", required = true,
-            description = "the port to listen on; 0 takes a free one, which the first line on stderr names")
+            description = "the port to listen on; 0 takes a free one, which the 'serving' line on stderr names")
     int port;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
