@@ -74,6 +74,33 @@ class StoreUrlSyntaxTest {
     }
 
     @Test
+    void migrateChecksItsSourcesAndTargetTheSameWayBeforeReadingAnything() {
+        Map<List<String>, String> refusals = new LinkedHashMap<>();
+        refusals.put(List.of("--from-redis", "redis://:hunter2@127.0.0.1:notaport", "--to-store", "memory:"),
+                "port 'notaport' of host 127.0.0.1 in Redis URL 'redis://:***@127.0.0.1:notaport' is not a number "
+                        + "from 1 to 65535");
+        refusals.put(List.of("--from-cosid-segments", "redis://127.0.0.1:6379/shop", "--to-store", "memory:"),
+                "database 'shop' in Redis URL 'redis://127.0.0.1:6379/shop' is not a number");
+        refusals.put(List.of("--from-zookeeper", "zookeeper://127.0.0.1:notaport", "--to-store", "memory:"),
+                "port 'notaport' of host 127.0.0.1 in store URL 'zookeeper://127.0.0.1:notaport' is not a number "
+                        + "from 1 to 65535");
+        refusals.put(List.of("--from-jdbc", "jdbc:mysql://127.0.0.1:notaport/x?password=hunter2", "--to-store",
+                "memory:"), "port 'notaport' of host 127.0.0.1 in store URL "
+                + "'jdbc:mysql://127.0.0.1:notaport/x?password=***' is not a number from 1 to 65535");
+        refusals.put(List.of("--from-leaf", "jdbc:postgresql://127.0.0.1:5432/leaf", "--to-store",
+                "redis://127.0.0.1:"), "port '' of host 127.0.0.1 in Redis URL 'redis://127.0.0.1:' is not a "
+                + "number from 1 to 65535");
+        refusals.forEach((options, refusal) -> {
+            List<String> args = new java.util.ArrayList<>(List.of("migrate"));
+            args.addAll(options);
+            Cli run = Cli.run(args.toArray(String[]::new));
+            assertEquals("cosid migrate: " + refusal + "\n", run.err(), args.toString());
+            assertEquals(2, run.status(), args.toString());
+            assertEquals("", run.out(), args.toString());
+        });
+    }
+
+    @Test
     void aPortOmittedIsTheSchemesDefaultAndPassesTheCheck() {
         // no server listens here: the open gets as far as connecting, which is a failure (1), not bad input (2)
         Cli zookeeper = Cli.run("leases", "--store", "zookeeper://127.0.0.1.invalid/ids");

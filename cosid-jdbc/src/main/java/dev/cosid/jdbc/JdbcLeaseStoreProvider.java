@@ -163,6 +163,22 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     }
 
     /**
+     * Checks the hosts and ports of a {@code jdbc:postgresql://}, {@code jdbc:mariadb://}, {@code jdbc:mysql://}
+     * or {@code jdbc:h2:tcp://} URL without connecting, for a tool that reads another database (a migration
+     * source) with its own connection; other URLs are left to their driver.
+     *
+     * @param url the URL
+     * @throws IllegalArgumentException naming the malformed part, with the password masked
+     */
+    public static void checkAddress(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")
+                || lower.startsWith("jdbc:h2:tcp://") || lower.startsWith("jdbc:h2:ssl://")) {
+            checkAddress(url, url);
+        }
+    }
+
+    /**
      * Checks the hosts and ports of a PostgreSQL, MariaDB or H2 server URL before a driver sees it, so a typo
      * gets one clear line (and no driver warning on the console): {@code //host[:port][,host[:port]...]/db}.
      */

@@ -139,6 +139,22 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
     }
 
     /**
+     * Checks the host, port and database number of a {@code redis://} or {@code rediss://} URL without
+     * connecting, for a tool that reads another Redis (a migration source) with its own client.
+     *
+     * @param url the URL
+     * @throws IllegalArgumentException naming the malformed part, with the password masked
+     */
+    public static void checkAddress(String url) {
+        String base = url;
+        for (char end : new char[] {'?', '#'}) {
+            int at = base.indexOf(end, Math.max(base.lastIndexOf('@'), 0));
+            base = at < 0 ? base : base.substring(0, at);
+        }
+        checkServer(base, url);
+    }
+
+    /**
      * Checks {@code redis[s]://[user:password@]host[:port][/db]} so a typo gets one clear line instead of a
      * connection attempt: Lettuce takes {@code 127.0.0.1:notaport} for a host name and an empty port for 6379.
      */

@@ -56,6 +56,21 @@ public final class ZooKeeperLeaseStoreProvider implements LeaseStoreProvider {
     }
 
     /**
+     * Checks the hosts and ports of a {@code zookeeper://host[:port][,host[:port]...][/chroot]} URL without
+     * connecting, for a tool that reads another ZooKeeper (a migration source) with its own client.
+     *
+     * @param url the URL
+     * @throws IllegalArgumentException naming the malformed part
+     */
+    public static void checkAddress(String url) {
+        String rest = url.substring(url.indexOf("//") + 2);
+        int slash = rest.indexOf('/');
+        for (String server : (slash < 0 ? rest : rest.substring(0, slash)).split(",", -1)) {
+            checkServer(server, LeaseStores.redact(url));
+        }
+    }
+
+    /**
      * Checks one {@code host[:port]} of the connect string, so a typo is one clear line: the client would
      * otherwise take {@code 127.0.0.1:notaport} for a host and retry it until the connect bound.
      */
