@@ -15,7 +15,9 @@ import picocli.CommandLine.Option;
 final class RuntimeOptions {
 
     @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
-            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND or SAFE_JS_SECOND (default: ${DEFAULT-VALUE})")
+            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND, SAFE_JS_SECOND or "
+                    + "SAFE_JS_MILLISECOND_LEGACY_EPOCH (continues CosId 3.2.0 and earlier's safe-JS millisecond ids) "
+                    + "(default: ${DEFAULT-VALUE})")
     String layoutName;
 
     @Option(names = "--static-slot", paramLabel = "N",
@@ -93,7 +95,8 @@ final class RuntimeOptions {
      * any store call.
      */
     CosIdRuntime.Builder builder(StoreOptions storeOptions, CosIdListener listener) {
-        CosIdRuntime.Builder builder = lease.builder(storeOptions, slotBits(IdLayout.preset(layoutName)), listener)
+        int slotBits = slotBits(IdLayout.preset(layoutName));
+        CosIdRuntime.Builder builder = lease.builder(storeOptions, slotBits, listener)
                 .maxLead(maxLead)
                 .tickingClock(tickingClock);
         if (staticSlot != null) {

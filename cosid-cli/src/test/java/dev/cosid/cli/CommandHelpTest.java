@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +44,7 @@ class CommandHelpTest {
     }
 
     private static Map<String, CommandLine> commands() {
-        Map<String, CommandLine> commands = new java.util.TreeMap<>(new CommandLine(new CosIdCommand()).getSubcommands());
+        Map<String, CommandLine> commands = new TreeMap<>(new CommandLine(new CosIdCommand()).getSubcommands());
         commands.remove("help");
         return commands;
     }

@@ -264,7 +264,8 @@ class ServeProcessTest {
         assertTrue(served.process().waitFor(30, TimeUnit.SECONDS), "serve stops on SIGTERM");
         List<String> lines = read(served.err()).lines().toList();
         assertEquals("cosid: stopped; released slot " + served.slot() + ", having issued no Snowflake id, and handed "
-                + "back the unused ids of segment invoice where no later range was reserved", lines.get(lines.size() - 1));
+                + "back the unused ids of segment invoice where no later range was reserved",
+                lines.get(lines.size() - 1));
         assertEquals(List.of("4"), Cli.run("segment", "invoice", "--store", store()).lines(),
                 "the counter took the unused ids back: the next run continues after the last id served");
     }
