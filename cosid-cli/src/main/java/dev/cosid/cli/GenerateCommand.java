@@ -94,7 +94,7 @@ final class GenerateCommand implements Callable<Integer> {
             // ceiling no renewal raises) must not hold the run past its duration and its close past the grace
             builder.maxWait(DURATION_ID_WAIT);
         }
-        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
+        storeOptions.notices().forEach(line -> err.println("cosid: " + line));
         java.util.concurrent.atomic.AtomicLong printedSoFar = new java.util.concurrent.atomic.AtomicLong();
         java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         if (endNanos != Long.MAX_VALUE && CosIdCommand.standalone) {

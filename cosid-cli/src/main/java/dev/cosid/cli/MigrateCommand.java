@@ -118,7 +118,8 @@ final class MigrateCommand implements Callable<Integer> {
     @Option(names = "--slot", paramLabel = "N", description = "the static slot of --to-state-file")
     Integer slot;
 
-    @Option(names = "--to-store", paramLabel = "URL", description = "raise the next floor of every slot in a store")
+    @Option(names = "--to-store", paramLabel = "URL",
+            description = "raise the next floor of every slot in a store, one of:" + StoreOptions.URLS)
     String toStore;
 
     @Option(names = "--namespace", paramLabel = "NS", defaultValue = CosIdCommand.DEFAULT_NAMESPACE,
@@ -139,6 +140,7 @@ final class MigrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Namespaces.require(namespace);
+        checkAddresses();
         if (fromLeaf != null || !fromCosIdSegments.isEmpty()) {
             return migrateSegments();
         }
@@ -182,6 +184,34 @@ final class MigrateCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Checks the hosts, ports and database numbers of every source and target URL before anything is read,
+     * so a typo is one line (exit 2) instead of a connection to the wrong place.
+     */
+    private void checkAddresses() {
+        List<String> urls = new ArrayList<>(fromJdbc);
+        urls.addAll(fromRedis);
+        urls.addAll(fromZooKeeper);
+        urls.addAll(fromCosIdSegments);
+        if (fromLeaf != null) {
+            urls.add(fromLeaf);
+        }
+        if (toStore != null) {
+            urls.add(toStore);
+        }
+        for (String url : urls) {
+            String lower = url.toLowerCase(java.util.Locale.ROOT);
+            if (lower.startsWith("redis://") || lower.startsWith("rediss://")) {
+                dev.cosid.redis.RedisLeaseStoreProvider.checkAddress(url);
+            } else if (lower.startsWith("zookeeper://") && !lower.equals("zookeeper://")
+                    && !lower.startsWith("zookeeper:///")) { // naming no server has its own refusal
+                dev.cosid.zookeeper.ZooKeeperLeaseStoreProvider.checkAddress(url);
+            } else if (lower.startsWith("jdbc:")) {
+                dev.cosid.jdbc.JdbcLeaseStoreProvider.checkAddress(url);
+            }
+        }
     }
 
     private long bound(List<LegacyMachineStates.MachineState> states, IdLayout layout, PrintWriter out) {

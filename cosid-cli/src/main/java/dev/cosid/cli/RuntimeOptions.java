@@ -3,28 +3,22 @@ package dev.cosid.cli;
 import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
-import dev.cosid.Limits;
 import java.time.Duration;
 import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** The runtime options every command that issues ids shares: layout, owner, lease timing, static slot. */
+/**
+ * The options of a runtime that issues Snowflake ids ({@code generate}, {@code serve}): the layout, the clock,
+ * a static slot, and the lease options.
+ */
 final class RuntimeOptions {
 
     @Option(names = "--layout", paramLabel = "NAME", defaultValue = "MILLISECOND",
-            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND or SAFE_JS_SECOND (default: ${DEFAULT-VALUE})")
+            description = "MILLISECOND, SECOND, SAFE_JS_MILLISECOND, SAFE_JS_SECOND or "
+                    + "SAFE_JS_MILLISECOND_LEGACY_EPOCH (continues CosId 3.2.0 and earlier's safe-JS millisecond ids) "
+                    + "(default: ${DEFAULT-VALUE})")
     String layoutName;
-
-    @Option(names = "--owner-key", paramLabel = "KEY", description = "this instance's identity (default host:pid)")
-    String ownerKey;
-
-    @Option(names = "--ttl", paramLabel = "D", converter = Durations.class, defaultValue = "30s",
-            description = "lease time to live (default: ${DEFAULT-VALUE})")
-    Duration ttl;
-
-    @Option(names = "--tolerance", paramLabel = "D", converter = Durations.class, defaultValue = "1s",
-            description = "how far past expiry a holder may issue; fixed per namespace (default: ${DEFAULT-VALUE})")
-    Duration tolerance;
 
     @Option(names = "--static-slot", paramLabel = "N",
             description = "use this slot, unique by deployment, with no store (cosid.machine.static.slot)")
@@ -46,18 +40,6 @@ final class RuntimeOptions {
             description = "accept a --not-before more than a day past the clock (no id is issued before it)")
     boolean allowFutureNotBefore;
 
-    @Option(names = "--cold-start-guard",
-            description = "a slot record created where none existed starts past now + ttl + tolerance, so a store "
-                    + "that lost its data never hands out a window an earlier holder may still use; costs one wait of "
-                    + "ttl + tolerance per newly created slot record (docs/stores.md)")
-    boolean coldStartGuard;
-
-    @Option(names = "--takeover-guard",
-            description = "a slot taken from a holder that did not release it (an expired lease) starts past now + "
-                    + "ttl + tolerance, so a record a failover stepped back never hands out a window its holder may "
-                    + "still use; costs one wait of ttl + tolerance on a taken-over slot only (docs/stores.md)")
-    boolean takeoverGuard;
-
     @Option(names = "--max-lead", paramLabel = "D", converter = Durations.class, defaultValue = "0ms",
             description = "how far ahead of the clock a used-up millisecond may move on, inside the lease's window: "
                     + "bursts beyond 4,096 ids a millisecond go at once; 0 waits for the clock, at most 1m "
@@ -68,6 +50,9 @@ final class RuntimeOptions {
             description = "read the wall clock from one thread that refreshes it every millisecond (a memory read "
                     + "per id instead of a system call); timestamps lag the clock by about a millisecond")
     boolean tickingClock;
+
+    @Mixin
+    LeaseOptions lease;
 
     @Option(names = "--bits", paramLabel = "N",
             description = "slot bits of the namespace, at most the layout's (default: 10, or the layout's slot "
@@ -105,30 +90,15 @@ final class RuntimeOptions {
         }
     }
 
-    /** The lines that tell an existing user of the store URL what changed in this release (the CLI logs nothing). */
-    static java.util.List<String> notices(StoreOptions storeOptions) {
-        java.util.List<String> lines = new java.util.ArrayList<>();
-        dev.cosid.redis.RedisLeaseStoreProvider.notice(storeOptions.store).ifPresent(lines::add);
-        dev.cosid.jdbc.JdbcLeaseStoreProvider.notice(storeOptions.store).ifPresent(lines::add);
-        return lines;
-    }
-
     /**
      * Returns a runtime builder with these options, the store's or the static slot's, checked before
      * any store call.
      */
     CosIdRuntime.Builder builder(StoreOptions storeOptions, CosIdListener listener) {
-        CosIdRuntime.Builder builder = CosIdRuntime.builder()
-                .namespace(storeOptions.namespace())
-                .ttl(ttl)
-                .tolerance(tolerance)
-                .bits(slotBits(IdLayout.preset(layoutName)))
+        int slotBits = slotBits(IdLayout.preset(layoutName));
+        CosIdRuntime.Builder builder = lease.builder(storeOptions, slotBits, listener)
                 .maxLead(maxLead)
-                .tickingClock(tickingClock)
-                .listener(listener);
-        if (ownerKey != null) {
-            builder.ownerKey(ownerKey);
-        }
+                .tickingClock(tickingClock);
         if (staticSlot != null) {
             if (stateFile == null) {
                 throw new IllegalArgumentException("--static-slot needs --state-file: without it a clock set back "
@@ -139,19 +109,7 @@ final class RuntimeOptions {
                 builder.notBefore(notBefore);
             }
         } else {
-            builder.store(storeOptions.store).coldStartGuard(coldStartGuard);
-            if (takeoverGuard) {
-                builder.takeoverGuard(true);
-            }
-            // without the flag the runtime guards takeovers exactly where the store's failover may step back
-            String store = storeOptions.store == null ? "" : storeOptions.store.toLowerCase(java.util.Locale.ROOT);
-            boolean guardedByDefault = store.startsWith("redis-cluster://")
-                    || store.contains("allowrepeatedidsonpartition=true");
-            if (coldStartGuard || takeoverGuard || guardedByDefault) {
-                // a new or taken-over slot's first id waits out ttl + tolerance once: let nextId wait that long
-                Duration wait = ttl.plus(tolerance).plusSeconds(1);
-                builder.maxWait(wait.compareTo(Limits.MAX_WAIT_MAX) > 0 ? Limits.MAX_WAIT_MAX : wait);
-            }
+            lease.store(builder, storeOptions);
         }
         return builder;
     }

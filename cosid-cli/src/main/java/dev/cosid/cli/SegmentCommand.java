@@ -1,6 +1,7 @@
 package dev.cosid.cli;
 
 import dev.cosid.CosIdRuntime;
+import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SegmentId;
 import dev.cosid.SegmentPolicy;
@@ -43,7 +44,41 @@ final class SegmentCommand implements Callable<Integer> {
     StoreOptions storeOptions;
 
     @Mixin
-    RuntimeOptions runtimeOptions;
+    LeaseOptions leaseOptions;
+
+    @Option(names = "--bits", paramLabel = "N",
+            description = "slot bits of the namespace, as its other runtimes have them (default: 10)")
+    Integer bits;
+
+    @Mixin
+    NotForSegments notForSegments;
+
+    /**
+     * The options of {@code generate} and {@code serve} that segment ids cannot use: left out of the help, and
+     * refused with the reason when given.
+     */
+    static final class NotForSegments {
+        /** The options, in the order they are refused. */
+        static final String[] NAMES = {"--static-slot", "--state-file", "--not-before", "--ahead",
+                "--allow-future-not-before", "--layout", "--max-lead", "--ticking-clock"};
+
+        @Option(names = "--static-slot", hidden = true)
+        String staticSlot;
+        @Option(names = "--state-file", hidden = true)
+        String stateFile;
+        @Option(names = "--not-before", hidden = true)
+        String notBefore;
+        @Option(names = "--ahead", hidden = true)
+        String ahead;
+        @Option(names = "--allow-future-not-before", hidden = true)
+        boolean allowFutureNotBefore;
+        @Option(names = "--layout", hidden = true)
+        String layout;
+        @Option(names = "--max-lead", hidden = true)
+        String maxLead;
+        @Option(names = "--ticking-clock", hidden = true)
+        boolean tickingClock;
+    }
 
     @Override
     public Integer call() {
@@ -54,16 +89,19 @@ final class SegmentCommand implements Callable<Integer> {
         }
         LayoutRecord.requireName(name);
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        for (String option : new String[] {"--static-slot", "--state-file", "--not-before", "--ahead",
-                "--allow-future-not-before", "--layout", "--max-lead", "--ticking-clock"}) {
+        for (String option : NotForSegments.NAMES) {
             if (parsed.hasMatchedOption(option)) {
                 throw new IllegalArgumentException(option + " cannot be used with segment: segment ids come from a "
                         + "counter in the store (--store), not from a clock");
             }
         }
-        CosIdRuntime.Builder builder = runtimeOptions.builder(storeOptions, new GenerateCommand.StderrListener(err));
-        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
-        if (!runtimeOptions.coldStartGuard && !runtimeOptions.takeoverGuard) {
+        // the default is generate's with its default layout, so both commands share a namespace
+        int slotBits = bits != null ? bits : Math.min(10, IdLayout.MILLISECOND.slotBits());
+        CosIdRuntime.Builder builder = leaseOptions.builder(storeOptions, slotBits,
+                new GenerateCommand.StderrListener(err));
+        leaseOptions.store(builder, storeOptions);
+        storeOptions.notices().forEach(line -> err.println("cosid: " + line));
+        if (!leaseOptions.coldStartGuard && !leaseOptions.takeoverGuard) {
             builder.maxWait(MAX_WAIT);
         }
         CosIdRuntime runtime = builder.start();

@@ -47,7 +47,7 @@ final class ServeCommand implements Callable<Integer> {
     RuntimeOptions runtimeOptions;
 
     @Option(names = "--port", paramLabel = "PORT", required = true,
-            description = "the port to listen on; 0 takes a free one, which the first line on stderr names")
+            description = "the port to listen on; 0 takes a free one, which the 'serving' line on stderr names")
     int port;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
@@ -114,8 +114,8 @@ final class ServeCommand implements Callable<Integer> {
         CosIdMetrics metrics = new CosIdMetrics(registry, storeOptions.namespace());
         CosIdRuntime.Builder runtimeBuilder = runtimeOptions.builder(storeOptions,
                 CosIdListener.all(new GenerateCommand.StderrListener(err), metrics));
-        RuntimeOptions.notices(storeOptions).forEach(line -> err.println("cosid: " + line));
-        if (runtimeOptions.ownerKey == null && port != 0) {
+        storeOptions.notices().forEach(line -> err.println("cosid: " + line));
+        if (runtimeOptions.lease.ownerKey == null && port != 0) {
             runtimeBuilder.ownerKey(hostName() + ":" + port); // a server's identity is host:port
         }
         CosIdRuntime runtime = runtimeBuilder.start();
@@ -142,14 +142,28 @@ final class ServeCommand implements Callable<Integer> {
             runtime.close();
             long last = runtime.generators().stream().map(SnowflakeId::stats)
                     .mapToLong(dev.cosid.GeneratorStats::lastIssuedMillis).max().orElse(-1);
-            err.println("cosid: stopped; released slot " + lease.slot() + (last < 0 ? " having issued no id"
-                    : " with last issued millisecond " + last));
+            err.println(stopLine(lease.slot(), last, segments == null ? List.of() : segments));
             err.flush();
             stopped.countDown();
         }, "cosid-serve-stop");
         Runtime.getRuntime().addShutdownHook(stop);
         stopped.await();
         return 0;
+    }
+
+    /**
+     * What a stop did: the slot it released, with the last millisecond its Snowflake ids used, and the segment
+     * counters whose unused ids it handed back (a tail below a range another runtime reserved since stays a gap).
+     */
+    static String stopLine(int slot, long lastIssuedMillis, List<String> segments) {
+        StringBuilder line = new StringBuilder("cosid: stopped; released slot ").append(slot);
+        line.append(lastIssuedMillis < 0 ? ", having issued no Snowflake id"
+                : " with last issued millisecond " + lastIssuedMillis);
+        if (!segments.isEmpty()) {
+            line.append(", and handed back the unused ids of segment").append(segments.size() > 1 ? "s " : " ")
+                    .append(String.join(", ", segments)).append(" where no later range was reserved");
+        }
+        return line.toString();
     }
 
     private static String hostName() {

@@ -59,9 +59,10 @@ class ServeProcessTest {
         return "sqlite:" + dir.resolve("cosid.db");
     }
 
-    private Served serve(String name, boolean tokenFromEnvironment) throws Exception {
-        List<String> command = ChildJvm.command(List.of("-Xmx256m"), CosIdCommand.class.getName(),
-                List.of("serve", "--port", "0", "--store", store(), "--ttl", "10s"));
+    private Served serve(String name, boolean tokenFromEnvironment, String... options) throws Exception {
+        List<String> arguments = new ArrayList<>(List.of("serve", "--port", "0", "--store", store(), "--ttl", "10s"));
+        arguments.addAll(List.of(options));
+        List<String> command = ChildJvm.command(List.of("-Xmx256m"), CosIdCommand.class.getName(), arguments);
         ProcessBuilder builder = new ProcessBuilder(command);
         if (tokenFromEnvironment) {
             builder.environment().put("COSID_TOKEN", TOKEN);
@@ -250,5 +251,22 @@ class ServeProcessTest {
             assertEquals(served.slot(), next.lease().slot());
             assertEquals(lastMillis, next.lease().floor(), "the next holder's floor is the last issued millisecond");
         }
+    }
+
+    @Test
+    void aServerThatIssuedOnlySegmentIdsSaysOnStopWhatItHandedBack() throws Exception {
+        Served served = serve("segments", true, "--segments", "invoice");
+        HttpResponse<String> taken = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                served.uri().resolve("/v1/segments/invoice?count=3")).header("Authorization", "Bearer " + TOKEN)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("{\"name\":\"invoice\",\"ids\":[\"1\",\"2\",\"3\"]}", taken.body());
+        served.process().destroy(); // SIGTERM
+        assertTrue(served.process().waitFor(30, TimeUnit.SECONDS), "serve stops on SIGTERM");
+        List<String> lines = read(served.err()).lines().toList();
+        assertEquals("cosid: stopped; released slot " + served.slot() + ", having issued no Snowflake id, and handed "
+                + "back the unused ids of segment invoice where no later range was reserved",
+                lines.get(lines.size() - 1));
+        assertEquals(List.of("4"), Cli.run("segment", "invoice", "--store", store()).lines(),
+                "the counter took the unused ids back: the next run continues after the last id served");
     }
 }

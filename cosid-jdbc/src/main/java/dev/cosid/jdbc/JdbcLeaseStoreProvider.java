@@ -92,7 +92,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
             String keep = allow.group(3).isEmpty() || allow.group(1).equals(";") ? "" : allow.group(1);
             jdbcUrl = jdbcUrl.substring(0, allow.start()) + keep + jdbcUrl.substring(allow.end());
         }
-        if (!lower.startsWith("jdbc:h2:")) {
+        if (!lower.startsWith("jdbc:h2:") || lower.startsWith("jdbc:h2:tcp://") || lower.startsWith("jdbc:h2:ssl://")) {
             checkAddress(jdbcUrl, url);
         }
         int hosts = lower.startsWith("jdbc:h2:") ? 1 : hosts(jdbcUrl);
@@ -139,6 +139,11 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
                 || ALLOW_REPEATS_OPTION.matcher(url).find()) {
             return java.util.Optional.empty();
         }
+        try {
+            checkAddress(url, url);
+        } catch (IllegalArgumentException malformed) {
+            return java.util.Optional.empty(); // the refusal is the one line to print
+        }
         return java.util.Optional.of(POSTGRES_NOTICE);
     }
 
@@ -158,8 +163,24 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
     }
 
     /**
-     * Checks the hosts and ports of a PostgreSQL or MariaDB URL before a driver sees it, so a typo gets
-     * one clear line (and no driver warning on the console): {@code //host[:port][,host[:port]...]/db}.
+     * Checks the hosts and ports of a {@code jdbc:postgresql://}, {@code jdbc:mariadb://}, {@code jdbc:mysql://}
+     * or {@code jdbc:h2:tcp://} URL without connecting, for a tool that reads another database (a migration
+     * source) with its own connection; other URLs are left to their driver.
+     *
+     * @param url the URL
+     * @throws IllegalArgumentException naming the malformed part, with the password masked
+     */
+    public static void checkAddress(String url) {
+        String lower = url.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("jdbc:postgresql:") || lower.startsWith("jdbc:mariadb:") || lower.startsWith("jdbc:mysql:")
+                || lower.startsWith("jdbc:h2:tcp://") || lower.startsWith("jdbc:h2:ssl://")) {
+            checkAddress(url, url);
+        }
+    }
+
+    /**
+     * Checks the hosts and ports of a PostgreSQL, MariaDB or H2 server URL before a driver sees it, so a typo
+     * gets one clear line (and no driver warning on the console): {@code //host[:port][,host[:port]...]/db}.
      */
     static void checkAddress(String jdbcUrl, String url) {
         int start = jdbcUrl.indexOf("//");

@@ -147,6 +147,10 @@ final class SqliteFile implements AutoCloseable {
 
     private static Users openFirst(Path file, String description) {
         Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+        if (!Files.exists(lockFile) && inspect(file, description) == Found.NOT_A_DATABASE) {
+            // no process uses the path (every user holds the lock file): refuse before creating anything beside it
+            throw notADatabase(description);
+        }
         FileChannel channel;
         try {
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -171,8 +175,7 @@ final class SqliteFile implements AutoCloseable {
                     }
                     try {
                         if (found == Found.NOT_A_DATABASE) {
-                            throw new LeaseStoreException(description + " is not a SQLite database (garbage or another "
-                                    + "kind of file); it is left as it is. Move it aside or name another path");
+                            throw notADatabase(description);
                         }
                         if (found == Found.MISSING || found == Found.EMPTY) {
                             // journal files of a database that is gone must not be replayed into the new one
@@ -201,6 +204,11 @@ final class SqliteFile implements AutoCloseable {
             close(channel);
             throw e;
         }
+    }
+
+    private static LeaseStoreException notADatabase(String description) {
+        return new LeaseStoreException(description + " is not a SQLite database (garbage or another kind of file); "
+                + "it is left as it is. Move it aside or name another path");
     }
 
     private static String what(Found found, boolean sameFile) {

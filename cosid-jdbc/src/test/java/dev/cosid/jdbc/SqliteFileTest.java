@@ -28,6 +28,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -153,11 +154,17 @@ class SqliteFileTest {
     }
 
     @Test
-    void aFileThatIsNotADatabaseIsLeftAsItIs() throws Exception {
+    void aFileThatIsNotADatabaseIsLeftAsItIsWithNothingBesideIt() throws Exception {
         Files.writeString(db(), "not a database, but somebody's notes\n".repeat(200));
         byte[] before = Files.readAllBytes(db());
-        assertThrows(dev.cosid.lease.LeaseStoreException.class, this::open);
+        dev.cosid.lease.LeaseStoreException refused = assertThrows(dev.cosid.lease.LeaseStoreException.class,
+                this::open);
+        assertTrue(refused.getMessage().contains("is not a SQLite database"), refused.getMessage());
         assertEquals(new String(before), new String(Files.readAllBytes(db())));
+        try (java.util.stream.Stream<Path> files = Files.list(db().getParent())) {
+            assertEquals(List.of(db().getFileName().toString()), files.map(file -> file.getFileName().toString())
+                    .toList(), "no lock file, journal or other file is left beside it");
+        }
     }
 
     /** The schema of the release before layouts: the two tables exactly as it created them. */

@@ -54,6 +54,19 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
         if (url.regionMatches(true, 0, RedisClusterStores.PREFIX, 0, RedisClusterStores.PREFIX.length())) {
             return RedisClusterStores.open(url);
         }
+        Parsed parsed = parse(url);
+        if (parsed.sentinel() && !parsed.waitGiven() && NOTICE_GIVEN.compareAndSet(false, true)) {
+            LOG.info(SENTINEL_NOTICE);
+        }
+        return new RedisLeaseStore(parsed.uri(), LeaseStores.redact(url), parsed.waitReplicas(), parsed.waitTimeout());
+    }
+
+    /** A {@code redis://}, {@code rediss://} or {@code redis-sentinel://} URL, checked. */
+    private record Parsed(RedisURI uri, boolean sentinel, boolean waitGiven, int waitReplicas, int waitTimeout) {
+    }
+
+    /** Checks and parses a URL without connecting; every malformed part is an {@link IllegalArgumentException}. */
+    private static Parsed parse(String url) {
         boolean sentinel = url.regionMatches(true, 0, SENTINEL, 0, SENTINEL.length());
         String primaryName = null;
         String rest = url;
@@ -90,12 +103,11 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
                     + "' lets a partitioned primary keep renewing while a replica is promoted, which repeats ids; "
                     + "remove it (the default waits for 1 replica) or add " + ALLOW_REPEATS + "=true to accept that");
         }
-        if (sentinel && waitOption == null && NOTICE_GIVEN.compareAndSet(false, true)) {
-            LOG.info(SENTINEL_NOTICE);
-        }
         if (sentinel) {
             checkSentinels(base, url);
             base = base + "#" + primaryName;
+        } else {
+            checkServer(base, url);
         }
         RedisURI uri;
         try {
@@ -103,7 +115,7 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("invalid Redis URL '" + LeaseStores.redact(url) + "': " + e.getMessage());
         }
-        return new RedisLeaseStore(uri, LeaseStores.redact(url), waitReplicas, waitTimeout);
+        return new Parsed(uri, sentinel, waitOption != null, waitReplicas, waitTimeout);
     }
 
     /**
@@ -117,12 +129,65 @@ public final class RedisLeaseStoreProvider implements LeaseStoreProvider {
         if (url == null || !url.regionMatches(true, 0, SENTINEL, 0, SENTINEL.length())) {
             return java.util.Optional.empty();
         }
-        int hash = url.indexOf('#', Math.max(url.lastIndexOf('@'), 0));
-        String options = url.substring(0, hash < 0 ? url.length() : hash);
-        int query = options.indexOf('?');
-        boolean explicit = query >= 0 && java.util.Arrays.stream(options.substring(query + 1).split("&"))
-                .anyMatch(pair -> pair.startsWith("waitReplicas="));
-        return explicit ? java.util.Optional.empty() : java.util.Optional.of(SENTINEL_NOTICE);
+        Parsed parsed;
+        try {
+            parsed = parse(url);
+        } catch (IllegalArgumentException malformed) {
+            return java.util.Optional.empty(); // the refusal is the one line to print
+        }
+        return parsed.waitGiven() ? java.util.Optional.empty() : java.util.Optional.of(SENTINEL_NOTICE);
+    }
+
+    /**
+     * Checks the host, port and database number of a {@code redis://} or {@code rediss://} URL without
+     * connecting, for a tool that reads another Redis (a migration source) with its own client.
+     *
+     * @param url the URL
+     * @throws IllegalArgumentException naming the malformed part, with the password masked
+     */
+    public static void checkAddress(String url) {
+        String base = url;
+        for (char end : new char[] {'?', '#'}) {
+            int at = base.indexOf(end, Math.max(base.lastIndexOf('@'), 0));
+            base = at < 0 ? base : base.substring(0, at);
+        }
+        checkServer(base, url);
+    }
+
+    /**
+     * Checks {@code redis[s]://[user:password@]host[:port][/db]} so a typo gets one clear line instead of a
+     * connection attempt: Lettuce takes {@code 127.0.0.1:notaport} for a host name and an empty port for 6379.
+     */
+    private static void checkServer(String base, String url) {
+        String authority = base.substring(base.indexOf("//") + 2);
+        authority = authority.substring(authority.lastIndexOf('@') + 1);
+        int slash = authority.indexOf('/');
+        if (slash >= 0) {
+            String db = authority.substring(slash + 1);
+            if (!db.isEmpty() && !db.matches("\\d{1,5}")) {
+                throw new IllegalArgumentException("database '" + db + "' in Redis URL '" + LeaseStores.redact(url)
+                        + "' is not a number");
+            }
+            authority = authority.substring(0, slash);
+        }
+        int colon = authority.startsWith("[") ? authority.indexOf(':', Math.max(authority.indexOf(']'), 0))
+                : authority.lastIndexOf(':');
+        String host = colon < 0 ? authority : authority.substring(0, colon);
+        if (host.isEmpty()) {
+            throw new IllegalArgumentException("Redis URL '" + LeaseStores.redact(url) + "' names no host: use "
+                    + "redis://HOST:PORT[/DB]");
+        }
+        if (!HOST_PORT.matcher(host).matches()) {
+            throw new IllegalArgumentException("host '" + host + "' in Redis URL '" + LeaseStores.redact(url)
+                    + "' is not a host name or address");
+        }
+        if (colon >= 0) {
+            String port = authority.substring(colon + 1);
+            if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
+                throw new IllegalArgumentException("port '" + port + "' of host " + host + " in Redis URL '"
+                        + LeaseStores.redact(url) + "' is not a number from 1 to 65535");
+            }
+        }
     }
 
     /** Checks {@code redis-sentinel://[:password@]host:port[,host:port...][/db]} so a typo gets one clear line. */

@@ -81,6 +81,13 @@ final class HttpChannel extends SimpleChannelInboundHandler<FullHttpRequest> {
                     + "HTTP/1.1: " + firstLine(pending.badReason))), true);
             return;
         }
+        if (pending.version.majorVersion() != 1) {
+            // HTTP/1.0 and 1.1 are served (a later 1.x as 1.1, RFC 9112 2.3); "HTTP/2.0" or "HTTP/0.9" in an
+            // HTTP/1 request line is another protocol this server does not speak
+            write(ctx, pending, Response.error(new ApiError(505, "http_version_not_supported", pending.version.text()
+                    + " is not served here; send HTTP/1.1 or HTTP/1.0")), true);
+            return;
+        }
         if (!api.blocking(pending.uri)) {
             write(ctx, pending, api.handle(pending.method, pending.uri, pending.authorization), false);
             return;

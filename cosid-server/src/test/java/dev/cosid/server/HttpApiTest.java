@@ -309,6 +309,26 @@ class HttpApiTest {
     }
 
     @Test
+    void servesHttp10AndHttp11AndRefusesAnotherMajorVersionWith505() throws Exception {
+        String http10 = raw("GET /v1/ids?count=2 HTTP/1.0\r\nHost: x\r\n\r\n");
+        assertTrue(http10.startsWith("HTTP/1.1 200 "), http10);
+        assertTrue(http10.toLowerCase(java.util.Locale.ROOT).contains("connection: close"),
+                "an HTTP/1.0 request without keep-alive is answered on a connection that closes: " + http10);
+        assertEquals(2, issued());
+        String http11 = raw("GET /v1/ids HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        assertTrue(http11.startsWith("HTTP/1.1 200 "), http11);
+        assertEquals(3, issued());
+        for (String version : List.of("HTTP/2.0", "HTTP/0.9", "HTTP/3.0")) {
+            String answer = raw("GET /v1/ids HTTP" + version.substring(4) + "\r\nHost: x\r\n\r\n");
+            assertTrue(answer.startsWith("HTTP/1.1 505 "), answer);
+            assertTrue(answer.endsWith("{\"status\":505,\"error\":\"http_version_not_supported\",\"message\":\""
+                    + version + " is not served here; send HTTP/1.1 or HTTP/1.0\"}"), answer);
+            assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), answer);
+        }
+        assertEquals(3, issued(), "a refused request issues nothing");
+    }
+
+    @Test
     void answersAQueryThatDoesNotDecodeWith400() throws Exception {
         String answer = raw("GET /v1/ids?count=%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
         assertTrue(answer.startsWith("HTTP/1.1 400 "), answer);

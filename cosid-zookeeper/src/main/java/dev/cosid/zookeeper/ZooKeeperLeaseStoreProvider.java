@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Opens ZooKeeper stores: {@code zookeeper://host:port[,host:port...][/chroot]}. The chroot is created
- * when it is missing.
+ * Opens ZooKeeper stores: {@code zookeeper://host[:port][,host[:port]...][/chroot]} (the port defaults to
+ * 2181). The chroot is created when it is missing.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 public final class ZooKeeperLeaseStoreProvider implements LeaseStoreProvider {
 
     /** Names of A-Z a-z 0-9 . _ - separated by '/', none of them '.' or '..'. */
+    /** A host name, an IPv4 address or a bracketed IPv6 address. */
+    private static final Pattern HOST = Pattern.compile("\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+");
     private static final Pattern CHROOT = Pattern.compile("(?!\\.\\.?(/|$))[\\w.\\-]+(/(?!\\.\\.?(/|$))[\\w.\\-]+)*");
 
     @Override
@@ -43,10 +45,49 @@ public final class ZooKeeperLeaseStoreProvider implements LeaseStoreProvider {
             throw new IllegalArgumentException("store URL '" + description + "' names no server; use "
                     + "zookeeper://host:port[/chroot]");
         }
+        for (String server : servers.split(",", -1)) {
+            checkServer(server, description);
+        }
         if (!chroot.isEmpty() && !CHROOT.matcher(chroot).matches()) {
             throw new IllegalArgumentException("the chroot '/" + chroot + "' of store URL '" + description
                     + "' is not a path of names of A-Z a-z 0-9 . _ - (and neither . nor ..)");
         }
         return new ZooKeeperLeaseStore(servers, chroot.isEmpty() ? null : chroot, description);
+    }
+
+    /**
+     * Checks the hosts and ports of a {@code zookeeper://host[:port][,host[:port]...][/chroot]} URL without
+     * connecting, for a tool that reads another ZooKeeper (a migration source) with its own client.
+     *
+     * @param url the URL
+     * @throws IllegalArgumentException naming the malformed part
+     */
+    public static void checkAddress(String url) {
+        String rest = url.substring(url.indexOf("//") + 2);
+        int slash = rest.indexOf('/');
+        for (String server : (slash < 0 ? rest : rest.substring(0, slash)).split(",", -1)) {
+            checkServer(server, LeaseStores.redact(url));
+        }
+    }
+
+    /**
+     * Checks one {@code host[:port]} of the connect string, so a typo is one clear line: the client would
+     * otherwise take {@code 127.0.0.1:notaport} for a host and retry it until the connect bound.
+     */
+    private static void checkServer(String server, String description) {
+        int colon = server.startsWith("[") ? server.indexOf(':', Math.max(server.indexOf(']'), 0))
+                : server.lastIndexOf(':');
+        String host = colon < 0 ? server : server.substring(0, colon);
+        if (!HOST.matcher(host).matches()) {
+            throw new IllegalArgumentException("server '" + server + "' in store URL '" + description
+                    + "' is not host:port; use zookeeper://host:port[,host:port...][/chroot]");
+        }
+        if (colon >= 0) {
+            String port = server.substring(colon + 1);
+            if (!port.matches("\\d{1,5}") || Integer.parseInt(port) < 1 || Integer.parseInt(port) > 65_535) {
+                throw new IllegalArgumentException("port '" + port + "' of host " + host + " in store URL '"
+                        + description + "' is not a number from 1 to 65535");
+            }
+        }
     }
 }
