@@ -1,9 +1,9 @@
 package dev.cosid.cli;
 
 import dev.cosid.jdbc.LeafAllocTable;
-import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.Names;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -150,7 +150,7 @@ final class LegacySegments {
 
     private static String name(String name, String source) {
         try {
-            return LayoutRecord.requireName(name);
+            return Names.require(name);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage() + "; it cannot name a segment");
         }

@@ -4,7 +4,7 @@ import dev.cosid.CosIdRuntime;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SegmentId;
 import dev.cosid.SegmentPolicy;
-import dev.cosid.lease.LayoutRecord;
+import dev.cosid.lease.Names;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -52,7 +52,7 @@ final class SegmentCommand implements Callable<Integer> {
         if (count < 1) {
             throw new IllegalArgumentException("count " + count + " is less than 1");
         }
-        LayoutRecord.requireName(name);
+        Names.require(name);
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         for (String option : new String[] {"--static-slot", "--state-file", "--not-before", "--ahead",
                 "--allow-future-not-before", "--layout", "--max-lead", "--ticking-clock"}) {

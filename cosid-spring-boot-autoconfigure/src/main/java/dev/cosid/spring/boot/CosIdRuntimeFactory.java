@@ -6,9 +6,9 @@ import dev.cosid.IdLayout;
 import dev.cosid.Limits;
 import dev.cosid.SegmentPolicy;
 import dev.cosid.SnowflakeId;
-import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreProvider;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.Namespaces;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -186,7 +186,7 @@ final class CosIdRuntimeFactory {
             String prefix = "cosid.segments." + entry.getKey();
             CosIdProperties.Segment segment = entry.getValue();
             try {
-                LayoutRecord.requireName(entry.getKey());
+                Names.require(entry.getKey());
                 long min = segment.getMinStep() != null ? segment.getMinStep() : base.minStep();
                 long max = segment.getMaxStep() != null ? segment.getMaxStep() : Math.max(min, base.maxStep());
                 policies.put(entry.getKey(), SegmentPolicy.of(min, max,
