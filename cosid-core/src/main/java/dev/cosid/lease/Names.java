@@ -1,5 +1,7 @@
 package dev.cosid.lease;
 
+import java.util.Optional;
+
 /**
  * The one rule for the names of segment counters and id spaces (Snowflake generators): 1 to
  * {@value #MAX_LENGTH} characters of {@code A-Z a-z 0-9 . _ -}, other than {@code .} and {@code ..}.
@@ -41,7 +43,7 @@ public final class Names {
      * @return true when {@link #require(String)} would accept it
      */
     public static boolean isValid(String name) {
-        return problem(name) == null;
+        return broken(name) == null;
     }
 
     /**
@@ -52,15 +54,27 @@ public final class Names {
      * @throws IllegalArgumentException naming the value, what is wrong with it and the rule
      */
     public static String require(String name) {
-        String problem = problem(name);
-        if (problem != null) {
-            throw new IllegalArgumentException("name '" + shown(name) + "' " + problem + "; " + RULE);
+        Optional<String> problem = problem(name);
+        if (problem.isPresent()) {
+            throw new IllegalArgumentException(problem.get() + "; " + RULE);
         }
         return name;
     }
 
+    /**
+     * Says what breaks the rule, without stating the rule: for a report that lists several names and
+     * states the rule ({@link #RULE}) once.
+     *
+     * @param name the name, possibly null
+     * @return {@code name 'a b' contains the character U+0020}, or empty when the name follows the rule
+     */
+    public static Optional<String> problem(String name) {
+        String problem = broken(name);
+        return problem == null ? Optional.empty() : Optional.of("name '" + shown(name) + "' " + problem);
+    }
+
     /** What breaks the rule, or null when nothing does. */
-    private static String problem(String name) {
+    private static String broken(String name) {
         if (name == null || name.isEmpty()) {
             return "is empty";
         }
