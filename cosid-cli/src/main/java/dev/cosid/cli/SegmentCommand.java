@@ -33,7 +33,8 @@ final class SegmentCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "NAME",
-            description = "the counter, 1 to 128 characters (its ids are apart from every other counter's)")
+            description = "the counter: 1 to 128 characters of A-Z a-z 0-9 . _ -, not . or .. (its ids are apart from "
+                    + "every other counter's)")
     String name;
 
     @Option(names = "--count", paramLabel = "N", description = "how many ids to print, at least 1 (default 1)")
