@@ -5,6 +5,7 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
 import dev.cosid.lease.Owner;
@@ -119,8 +120,9 @@ public final class CosIdRuntime implements AutoCloseable {
      * Returns the generator of an id space with the runtime's default layout ({@link Builder#layout(IdLayout)},
      * {@link IdLayout#MILLISECOND} unless set).
      *
-     * @param name the id space, like a table name
+     * @param name the id space, like a table name; 1 to 128 characters of {@code A-Z a-z 0-9 . _ -} ({@link Names})
      * @return the same generator for the same name
+     * @throws IllegalArgumentException when the name breaks the rule of {@link Names}
      */
     public SnowflakeId snowflake(String name) {
         return snowflake(name, defaultLayout);
@@ -129,18 +131,18 @@ public final class CosIdRuntime implements AutoCloseable {
     /**
      * Returns the generator of an id space with the given layout.
      *
-     * @param name the id space, like a table name
+     * @param name the id space, like a table name; 1 to 128 characters of {@code A-Z a-z 0-9 . _ -} ({@link Names})
      * @param layout the layout; its slot bits must hold the namespace's {@code bits}
      * @return the same generator for the same name
-     * @throws IllegalArgumentException when the layout's slot bits are fewer than {@code bits}, or the
-     *     name is already used with another layout
+     * @throws IllegalArgumentException when the name breaks the rule of {@link Names}, the layout's slot bits are
+     *     fewer than {@code bits}, or the name is already used with another layout
      * @throws NamespaceMismatchException when the store (or the static slot's state file) records another
      *     layout for this id space
      * @throws LeaseStoreException when the store cannot be reached within the acquire timeout to record the
      *     layout of a name this runtime has not used yet
      */
     public SnowflakeId snowflake(String name, IdLayout layout) {
-        Objects.requireNonNull(name, "name");
+        Names.require(name);
         Objects.requireNonNull(layout, "layout");
         synchronized (this) {
             LeasedSnowflake existing = existing(name, layout);
@@ -211,8 +213,10 @@ public final class CosIdRuntime implements AutoCloseable {
      * Returns the segment generator of a counter with the runtime's {@link Builder#segmentPolicy(SegmentPolicy)}:
      * dense increasing ids from ranges of the store's counter of this name, reserved ahead of use.
      *
-     * @param name the counter, like a table name; its counter lives in the namespace, apart from slots and layouts
+     * @param name the counter, like a table name; its counter lives in the namespace, apart from slots and layouts;
+     *     1 to 128 characters of {@code A-Z a-z 0-9 . _ -} ({@link Names})
      * @return the same generator for the same name
+     * @throws IllegalArgumentException when the name breaks the rule of {@link Names}
      * @throws IllegalStateException when the runtime is closed or has a static slot (no store)
      * @throws LeaseStoreException when the store cannot reserve the first range within the acquire timeout
      * @throws UnsupportedOperationException when the store keeps no segment counters
@@ -227,10 +231,11 @@ public final class CosIdRuntime implements AutoCloseable {
      * @param name the counter
      * @param policy how its ranges are sized
      * @return the same generator for the same name
-     * @throws IllegalArgumentException when the name is already used with another policy
+     * @throws IllegalArgumentException when the name breaks the rule of {@link Names}, or is already used with
+     *     another policy
      */
     public SegmentId segment(String name, SegmentPolicy policy) {
-        Objects.requireNonNull(name, "name");
+        Names.require(name);
         Objects.requireNonNull(policy, "policy");
         synchronized (this) {
             SegmentChain existing = existingSegment(name, policy);
@@ -263,7 +268,7 @@ public final class CosIdRuntime implements AutoCloseable {
         if (state != State.RUNNING) {
             throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
         }
-        LayoutRecord.requireName(name);
+        Names.require(name);
         if (store == null) {
             throw new IllegalStateException("segment ids need a store: the runtime of namespace '" + namespace
                     + "' has a static slot; start it with store(url) to use segment(\"" + name + "\")");
@@ -286,7 +291,7 @@ public final class CosIdRuntime implements AutoCloseable {
         if (state != State.RUNNING) {
             throw new IllegalStateException("the runtime of namespace '" + namespace + "' is closed");
         }
-        LayoutRecord.requireName(name);
+        Names.require(name);
         layout.requireSlotBits(bits);
         checkSlotFits(layout);
         LeasedSnowflake existing = generators.get(name);

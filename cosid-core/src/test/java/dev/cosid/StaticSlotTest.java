@@ -242,10 +242,10 @@ class StaticSlotTest {
     @Test
     void aStateFileWithLayoutLinesStaysReadableByTheFormatsFirstReader() {
         try (CosIdRuntime runtime = builder().start()) {
-            runtime.snowflake("order items", IdLayout.SECOND);
+            runtime.snowflake("order-items", IdLayout.SECOND);
         }
         String text = new String(readState(), StandardCharsets.UTF_8);
-        assertTrue(text.contains("\nlayout.order+items=1577203200000,1000,31,10,22\n"), text);
+        assertTrue(text.contains("\nlayout.order-items=1577203200000,1000,31,10,22\n"), text);
         assertTrue(text.contains("\nversion=1\n"), "the version stays 1: readers that predate layouts skip the lines");
     }
 }

@@ -1,9 +1,9 @@
 package dev.cosid.cli;
 
 import dev.cosid.jdbc.LeafAllocTable;
-import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
+import dev.cosid.lease.Names;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
@@ -74,7 +74,7 @@ final class LegacySegments {
         }
         List<Counter> read = new ArrayList<>();
         counters.forEach((tag, counter) -> read.add(new Counter(table + " row '" + tag + "' (max_id " + (counter + 1) + ")",
-                name(tag, table + " row"), Math.max(0, counter))));
+                tag, Math.max(0, counter))));
         return read;
     }
 
@@ -106,7 +106,7 @@ final class LegacySegments {
             for (String key : keys) {
                 String namespaced = key.substring("cosid:{".length(), key.length() - "}.adder".length());
                 String value = redis.get(key);
-                read.add(new Counter("redis " + key, legacyName(namespaced, namespace, "redis " + key),
+                read.add(new Counter("redis " + key, legacyName(namespaced, namespace),
                         number(value, "redis " + key)));
             }
             return read;
@@ -132,7 +132,7 @@ final class LegacySegments {
                 while (rows.next()) {
                     String namespaced = rows.getString(1);
                     String source = "cosid row '" + namespaced + "'";
-                    read.add(new Counter(source, legacyName(namespaced, namespace, source),
+                    read.add(new Counter(source, legacyName(namespaced, namespace),
                             number(rows.getString(2), source)));
                 }
             }
@@ -144,16 +144,26 @@ final class LegacySegments {
     }
 
     /** CosId's {@code ns.name}: the name alone when its namespace was chosen, else all of it. */
-    private static String legacyName(String namespaced, String namespace, String source) {
-        return name(namespace == null ? namespaced : namespaced.substring(namespace.length() + 1), source);
+    private static String legacyName(String namespaced, String namespace) {
+        return namespace == null ? namespaced : namespaced.substring(namespace.length() + 1);
     }
 
-    private static String name(String name, String source) {
-        try {
-            return LayoutRecord.requireName(name);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(source + ": " + e.getMessage() + "; it cannot name a segment");
+    /**
+     * Refuses the lot when any name read cannot name a segment ({@link Names}), naming every such name,
+     * before anything is written.
+     */
+    static void requireNames(List<Counter> counters) {
+        List<String> problems = counters.stream().map(Counter::name).distinct().map(Names::problem)
+                .flatMap(java.util.Optional::stream).toList();
+        if (problems.isEmpty()) {
+            return;
         }
+        int listed = Math.min(problems.size(), 20);
+        throw new IllegalArgumentException(problems.size() + " of the " + counters.size() + " counters read have "
+                + "names that cannot name a segment, so nothing was written: " + String.join(", ",
+                problems.subList(0, listed)) + (listed < problems.size() ? " and " + (problems.size() - listed)
+                + " more" : "") + "; " + Names.RULE + "; rename them at the source (a Leaf biz_tag together with "
+                + "the key its clients ask for) and run migrate again");
     }
 
     private static long number(String value, String source) {

@@ -316,6 +316,7 @@ final class MigrateCommand implements Callable<Integer> {
             }
             counters.addAll(read);
         }
+        LegacySegments.requireNames(counters);
         java.util.SortedMap<String, Long> targets = new java.util.TreeMap<>();
         counters.forEach(counter -> targets.merge(counter.name(), counter.counter(), Math::max));
         PrintWriter out = spec.commandLine().getOut();

@@ -5,7 +5,7 @@ import dev.cosid.IdLayout;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.SegmentId;
 import dev.cosid.SegmentPolicy;
-import dev.cosid.lease.LayoutRecord;
+import dev.cosid.lease.Names;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -34,7 +34,8 @@ final class SegmentCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "NAME",
-            description = "the counter, 1 to 128 characters (its ids are apart from every other counter's)")
+            description = "the counter: 1 to 128 characters of A-Z a-z 0-9 . _ -, not . or .. (its ids are apart from "
+                    + "every other counter's)")
     String name;
 
     @Option(names = "--count", paramLabel = "N", description = "how many ids to print, at least 1 (default 1)")
@@ -87,7 +88,7 @@ final class SegmentCommand implements Callable<Integer> {
         if (count < 1) {
             throw new IllegalArgumentException("count " + count + " is less than 1");
         }
-        LayoutRecord.requireName(name);
+        Names.require(name);
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         for (String option : NotForSegments.NAMES) {
             if (parsed.hasMatchedOption(option)) {

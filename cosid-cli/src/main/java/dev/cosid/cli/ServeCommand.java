@@ -4,6 +4,8 @@ import dev.cosid.CosIdListener;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.SnowflakeId;
+import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.micrometer.CosIdMetrics;
 import dev.cosid.server.BearerToken;
@@ -70,14 +72,15 @@ final class ServeCommand implements Callable<Integer> {
             description = "PEM private key for HTTPS (PKCS#8 or PKCS#1, unencrypted), with --tls-cert")
     Path tlsKey;
 
-    @Option(names = "--names", paramLabel = "NAME", split = ",", defaultValue = CosIdServer.DEFAULT_NAME,
+    @Option(names = "--names", paramLabel = "NAME[,NAME...]", defaultValue = CosIdServer.DEFAULT_NAME,
             description = "the id spaces served, comma-separated; the first is the one /v1/ids and /ids use "
                     + "(default: ${DEFAULT-VALUE})")
     List<String> names;
 
-    @Option(names = "--segments", paramLabel = "NAME", split = ",",
-            description = "the segment counters served at /v1/segments/{name} and Leaf's /api/segment/get/{key}, "
-                    + "comma-separated; only these (default: none)")
+    @Option(names = "--segments", paramLabel = "NAME[,NAME...]",
+            description = "serve only these segment counters at /v1/segments/{name} and Leaf's /api/segment/get/{key}, "
+                    + "comma-separated, creating those missing (default: every counter of the namespace in the store, "
+                    + "as Leaf serves its table; a request never creates one)")
     List<String> segments;
 
     @Option(names = "--grace", paramLabel = "D", converter = Durations.class, defaultValue = "10s",
@@ -101,9 +104,12 @@ final class ServeCommand implements Callable<Integer> {
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("--bind " + bind + " does not resolve to an address");
         }
-        CosIdServer.Builder serverBuilder = CosIdServer.builder().bind(address).port(port).layout(layout).names(names)
-                .segments(segments == null ? List.of() : segments)
+        CosIdServer.Builder serverBuilder = CosIdServer.builder().bind(address).port(port).layout(layout)
+                .names(commaSeparated(names))
                 .token(token.orElse(null)).insecureNoToken(insecureNoToken).tls(tls).shutdownGrace(grace);
+        if (segments != null) {
+            serverBuilder.segments(commaSeparated(segments));
+        }
         if (token.isEmpty() && !address.isLoopbackAddress() && !insecureNoToken) {
             throw new IllegalArgumentException("--bind " + bind + " is not a loopback address and no token is set: "
                     + "use --token-file PATH or COSID_TOKEN, or say --insecure-no-token");
@@ -130,6 +136,9 @@ final class ServeCommand implements Callable<Integer> {
         SlotLease lease = runtime.lease();
         err.println("cosid: serving namespace '" + runtime.namespace() + "' on slot " + lease.slot() + " (fence "
                 + lease.fence() + ") at " + server.uri());
+        if (segments == null && runtimeOptions.staticSlot == null) {
+            reportStoredSegments(err, runtime, server);
+        }
         if (token.isPresent() && tls == null && !address.isLoopbackAddress()) {
             err.println("cosid: warning: the bearer token crosses the network in clear text; "
                     + "use --tls-cert and --tls-key");
@@ -138,11 +147,12 @@ final class ServeCommand implements Callable<Integer> {
 
         CountDownLatch stopped = new CountDownLatch(1);
         Thread stop = new Thread(() -> {
+            List<String> served = server.segmentNames();
             server.close();
             runtime.close();
             long last = runtime.generators().stream().map(SnowflakeId::stats)
                     .mapToLong(dev.cosid.GeneratorStats::lastIssuedMillis).max().orElse(-1);
-            err.println(stopLine(lease.slot(), last, segments == null ? List.of() : segments));
+            err.println(stopLine(lease.slot(), last, served));
             err.flush();
             stopped.countDown();
         }, "cosid-serve-stop");
@@ -164,6 +174,40 @@ final class ServeCommand implements Callable<Integer> {
                     .append(String.join(", ", segments)).append(" where no later range was reserved");
         }
         return line.toString();
+    }
+
+    /**
+     * Splits comma-separated names keeping every empty one ({@code invoice,} is the names {@code invoice} and
+     * {@code ""}), so that a stray comma is refused by the rule for names instead of dropped.
+     */
+    private static List<String> commaSeparated(List<String> values) {
+        List<String> names = new java.util.ArrayList<>();
+        for (String value : values) {
+            names.addAll(java.util.Arrays.asList(value.split(",", -1)));
+        }
+        return names;
+    }
+
+    /** Says which of the store's counters are served, and which are not because their names break the rule. */
+    private static void reportStoredSegments(PrintWriter err, CosIdRuntime runtime, CosIdServer server) {
+        List<String> served = server.segmentNames();
+        err.println("cosid: serving the " + served.size() + (served.size() == 1 ? " segment counter" : " segment counters")
+                + " of namespace '" + runtime.namespace() + "' in the store" + (served.isEmpty() ? "" : " ("
+                + String.join(", ", served.size() <= 10 ? served : served.subList(0, 10)) + (served.size() > 10
+                ? ", ..." : "") + ")") + " and those created later; a request never creates one");
+        try {
+            for (String name : runtime.segmentCounters().keySet()) {
+                if (!Names.isValid(name)) {
+                    try {
+                        Names.require(name);
+                    } catch (IllegalArgumentException e) {
+                        err.println("cosid: warning: a segment counter of the store is not served: " + e.getMessage());
+                    }
+                }
+            }
+        } catch (LeaseStoreException e) {
+            err.println("cosid: warning: cannot list the segment counters of the store: " + e.getMessage());
+        }
     }
 
     private static String hostName() {

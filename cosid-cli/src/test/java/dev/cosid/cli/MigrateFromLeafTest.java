@@ -91,6 +91,56 @@ class MigrateFromLeafTest {
     }
 
     @Test
+    void everyBizTagOutsideTheRuleForNamesIsNamedAndNothingIsWritten() throws SQLException {
+        String url = POSTGRES.server().jdbcUrl();
+        LeafTable.create(url, LeafTable.POSTGRESQL_DDL, "orders", 1000, "a b", 1000, "../x", 1000, "order:item", 10,
+                "leaf-segment-test", 1000);
+        LeafTable.allocate(url, "orders", 2);
+        Path sqlite = dir.resolve("cosid.db");
+        String rule = dev.cosid.lease.Names.RULE;
+        for (String[] target : new String[][] {{"--to-store", "sqlite:" + sqlite}, {"--to-store", url},
+                {"--to-store", url, "--dry-run"}}) {
+            String[] args = new String[] {"migrate", "--from-leaf", url, "--namespace", "names"};
+            Cli refused = Cli.run(java.util.stream.Stream.concat(Arrays.stream(args), Arrays.stream(target))
+                    .toArray(String[]::new));
+            assertEquals(2, refused.status(), refused.err());
+            assertEquals("", refused.out(), "nothing is reported as read or done");
+            assertEquals("cosid migrate: 3 of the 5 counters read have names that cannot name a segment, so nothing "
+                    + "was written: name '../x' contains the character '/', name 'a b' contains the character U+0020, "
+                    + "name 'order:item' contains the character ':'; " + rule + "; rename them at the source (a Leaf "
+                    + "biz_tag together with the key its clients ask for) and run migrate again\n", refused.err());
+        }
+        assertFalse(Files.exists(sqlite), "the SQLite target was not created");
+        assertEquals(0, rowsOfNamespace(url, "cosid_namespace", "names"), "namespace 'names' was not registered");
+        assertEquals(0, rowsOfNamespace(url, "cosid_segment", "names"), "no counter was raised");
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url);
+             java.sql.ResultSet rows = connection.createStatement().executeQuery(
+                     "SELECT max_id FROM leaf_alloc WHERE biz_tag = 'orders'")) {
+            rows.next();
+            assertEquals(2001, rows.getLong(1), "Leaf's own rows are untouched");
+        }
+    }
+
+    /** The rows of a namespace in one of our tables; 0 when the table does not exist (other tests may make it). */
+    private static int rowsOfNamespace(String url, String table, String namespace) throws SQLException {
+        try (java.sql.Connection connection = java.sql.DriverManager.getConnection(url)) {
+            try (java.sql.ResultSet found = connection.getMetaData().getTables(null, null, table, null)) {
+                if (!found.next()) {
+                    return 0;
+                }
+            }
+            try (java.sql.PreparedStatement count = connection.prepareStatement(
+                    "SELECT COUNT(*) FROM " + table + " WHERE namespace = ?")) {
+                count.setString(1, namespace);
+                try (java.sql.ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    return rows.getInt(1);
+                }
+            }
+        }
+    }
+
+    @Test
     void badSourcesAreRefusedWithOneLineAndTheTargetIsNotCreated() throws SQLException {
         Path target = dir.resolve("cosid.db");
         String url = MARIADB.server().jdbcUrl();

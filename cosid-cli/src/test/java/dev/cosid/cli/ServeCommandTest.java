@@ -62,11 +62,13 @@ class ServeCommandTest {
         assertRefusedBeforeTheStore(Cli.run("serve", "--port", "70000", "--store", sqlite()), 2,
                 "port 70000 is outside 0..65535");
         assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--names", "default,a/b", "--store", sqlite()), 2,
-                "id space name 'a/b' must have 1 to 64 characters of A-Z a-z 0-9 . _ -");
+                "cosid serve: name 'a/b' contains the character '/'; a counter or id space name is 1 to 128 characters "
+                        + "of A-Z a-z 0-9 . _ -, other than . and ..");
         assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--layout", "NANO", "--store", sqlite()), 2,
                 "unknown layout 'NANO'");
         assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--segments", "invoice,a b", "--store", sqlite()),
-                2, "segment name 'a b' must have 1 to 64 characters of A-Z a-z 0-9 . _ -");
+                2, "cosid serve: name 'a b' contains the character U+0020; a counter or id space name is 1 to 128 "
+                        + "characters of A-Z a-z 0-9 . _ -, other than . and ..");
         assertRefusedBeforeTheStore(Cli.run("serve", "--port", "0", "--segments", "invoice,invoice", "--store",
                 sqlite()), 2, "segment names [invoice, invoice] repeat a name");
     }

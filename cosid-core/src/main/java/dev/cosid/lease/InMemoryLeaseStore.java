@@ -60,7 +60,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public synchronized LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
         Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
         Objects.requireNonNull(proposed, "proposed");
         return layouts.computeIfAbsent(namespace, ns -> new HashMap<>()).computeIfAbsent(name, n -> proposed);
     }
@@ -189,7 +189,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
     private void requireSegment(String namespace, String name) {
         Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
         if (!namespaces.containsKey(namespace)) {
             throw new IllegalStateException("namespace '" + namespace + "' is not registered");
         }

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
  * The layout an id space uses, as a store keeps it: epoch, unit and bit widths. Ids of two layouts in
  * one id space can be equal numbers (a SECOND id at one time is a MILLISECOND id at another), so the
  * first runtime that creates a generator records its layout and every later one must use the same.
+ * The id space's name follows {@link Names}.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -20,9 +21,6 @@ import java.util.regex.Pattern;
  */
 public record LayoutRecord(long epochMillis, long unitMillis, int timestampBits, int slotBits, int sequenceBits) {
 
-    /** The longest id-space name. */
-    public static final int MAX_NAME_LENGTH = 128;
-
     private static final Pattern TEXT = Pattern.compile("(\\d{1,19}),(\\d{1,19}),(\\d{1,2}),(\\d{1,2}),(\\d{1,2})");
 
     /** Checks the values. */
@@ -32,29 +30,6 @@ public record LayoutRecord(long epochMillis, long unitMillis, int timestampBits,
             throw new IllegalArgumentException("not a layout: epoch " + epochMillis + " ms, unit " + unitMillis
                     + " ms, " + timestampBits + "+" + slotBits + "+" + sequenceBits + " bits");
         }
-    }
-
-    /**
-     * Checks the name of an id space: 1 to {@value #MAX_NAME_LENGTH} characters, none of them a control
-     * character.
-     *
-     * @param name the generator's name
-     * @return the same name
-     * @throws IllegalArgumentException naming the rule it breaks
-     */
-    public static String requireName(String name) {
-        if (name == null || name.isEmpty()) {
-            throw new IllegalArgumentException("generator name is empty");
-        }
-        if (name.length() > MAX_NAME_LENGTH) {
-            throw new IllegalArgumentException("generator name '" + name.substring(0, 20) + "...' has " + name.length()
-                    + " characters; at most " + MAX_NAME_LENGTH + " are allowed");
-        }
-        if (name.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("generator name '" + name.replaceAll("\\p{Cntrl}", "?")
-                    + "' contains a control character");
-        }
-        return name;
     }
 
     /** Returns the text form {@code epoch,unit,timestampBits,slotBits,sequenceBits}, as Redis and ZooKeeper keep it. */

@@ -43,7 +43,7 @@ public interface LeaseStore extends AutoCloseable {
      * store CosId ships records layouts.
      *
      * @param namespace a valid namespace name
-     * @param name the id space, checked by {@link LayoutRecord#requireName(String)}
+     * @param name the id space, checked by {@link Names#require(String)}
      * @param proposed the layout to record when none is
      * @return the layout the store holds, which may differ from the proposal
      * @throws UnsupportedOperationException when the store keeps no layouts
@@ -101,7 +101,7 @@ public interface LeaseStore extends AutoCloseable {
      * range; it is never handed out again.
      *
      * @param namespace a registered namespace
-     * @param name the segment name, checked by {@link LayoutRecord#requireName(String)}
+     * @param name the segment name, checked by {@link Names#require(String)}
      * @param size how many ids, at least 1
      * @return the reserved range
      * @throws UnsupportedOperationException when the store keeps no segment counters

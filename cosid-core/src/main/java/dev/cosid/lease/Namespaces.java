@@ -51,7 +51,7 @@ public final class Namespaces {
      */
     public static void requireSegment(String namespace, String name) {
         require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.LeaseTransitions;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
@@ -172,7 +173,7 @@ public final class EtcdLeaseStore implements LeaseStore {
     @Override
     public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
         Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
         String stored = putIfAbsent("record the layout of id space '" + name + "' of namespace '" + namespace + "'",
                 layoutKey(namespace, name), proposed.text());
         try {

@@ -5,6 +5,7 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
@@ -315,7 +316,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
         Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
         Map<String, Object> values = new HashMap<>();
         values.put("ns", namespace);
         values.put("name", name);

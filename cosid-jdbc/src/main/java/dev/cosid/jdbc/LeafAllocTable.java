@@ -1,7 +1,7 @@
 package dev.cosid.jdbc;
 
-import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.SegmentRange;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -100,7 +100,7 @@ public final class LeafAllocTable {
      * @throws IllegalStateException when the tag has no row, or its ids would not be positive
      */
     public SegmentRange reserve(String namespace, String bizTag, long size) {
-        LayoutRecord.requireName(bizTag);
+        Names.require(bizTag);
         if (size < 1 || size > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a Leaf reservation takes 1 to " + Integer.MAX_VALUE + " ids, not " + size);
         }
@@ -133,7 +133,7 @@ public final class LeafAllocTable {
      * @throws IllegalStateException when the tag has no row
      */
     public long raise(String bizTag, long atLeast) {
-        LayoutRecord.requireName(bizTag);
+        Names.require(bizTag);
         long target = Math.addExact(atLeast, 1);
         return transaction("raise biz_tag '" + bizTag + "' to " + atLeast, connection -> {
             try (PreparedStatement update = connection.prepareStatement(raise)) {

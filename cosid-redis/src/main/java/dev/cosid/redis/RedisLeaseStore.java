@@ -5,6 +5,7 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseStores;
 import dev.cosid.lease.LeaseTerms;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
@@ -244,7 +245,7 @@ public final class RedisLeaseStore implements LeaseStore {
     @Override
     public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
         Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
         List<Object> stored = script("record the layout of id space '" + name + "' of namespace '" + namespace + "'",
                 RedisScripts.REGISTER_LAYOUT, new String[] {layoutsKey(namespace)}, name, proposed.text());
         try {

@@ -3,6 +3,7 @@ package dev.cosid.server;
 import dev.cosid.CosIdRuntime;
 import dev.cosid.IdLayout;
 import dev.cosid.SnowflakeId;
+import dev.cosid.lease.Names;
 import dev.cosid.micrometer.CosIdMetrics;
 import dev.cosid.time.Clock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -49,7 +50,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.regex.Pattern;
 
 /**
  * An HTTP id service over one {@link CosIdRuntime}, for clients that are not on the JVM.
@@ -57,7 +57,8 @@ import java.util.regex.Pattern;
  * <p>It answers a JSON API under {@code /v1} (issue up to {@value #MAX_COUNT} ids a request, decode an
  * id, the runtime's status, the namespace's slot table), the paths of CosId's cosid-proxy-server
  * ({@code GET /ids}, {@code /ids/{name}}, {@code /ids/as-string}, {@code /ids/as-string/{name}}), segment
- * ids of the {@link Builder#segments(List) configured counters} at {@code /v1/segments/{name}}, Leaf's
+ * ids of the namespace's counters in the store (or of the {@link Builder#segments(List) named ones}) at
+ * {@code /v1/segments/{name}}, Leaf's
  * {@code /api/segment/get/{key}} and {@code /api/snowflake/get/{key}} (a bare decimal number),
  * {@code /health} (503 while no id can be issued), {@code /metrics} in the Prometheus text format, and
  * a status page at {@code /} that refreshes itself. Every refusal is a JSON body
@@ -88,7 +89,6 @@ public final class CosIdServer implements AutoCloseable {
     public static final int MAX_COUNT = 1000;
     /** The id space {@code /v1/ids} and {@code /ids} issue from unless other names are configured. */
     public static final String DEFAULT_NAME = "default";
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,64}");
     private static final int MAX_REQUEST_BODY = 8192;
 
     private final Channel serverChannel;
@@ -98,14 +98,15 @@ public final class CosIdServer implements AutoCloseable {
     private final ServerState state;
     private final ScheduledFuture<?> sampler;
     private final InetSocketAddress address;
+    private final HttpApi api;
     private final boolean tls;
     private final Duration grace;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final java.util.concurrent.CountDownLatch closedLatch = new java.util.concurrent.CountDownLatch(1);
 
     private CosIdServer(Channel serverChannel, EventLoopGroup group, ThreadPoolExecutor blocking,
-                        ChannelGroup channels, ServerState state, ScheduledFuture<?> sampler, boolean tls,
-                        Duration grace) {
+                        ChannelGroup channels, ServerState state, ScheduledFuture<?> sampler, HttpApi api,
+                        boolean tls, Duration grace) {
         this.serverChannel = serverChannel;
         this.group = group;
         this.blocking = blocking;
@@ -113,6 +114,7 @@ public final class CosIdServer implements AutoCloseable {
         this.state = state;
         this.sampler = sampler;
         this.address = (InetSocketAddress) serverChannel.localAddress();
+        this.api = api;
         this.tls = tls;
         this.grace = grace;
     }
@@ -137,6 +139,17 @@ public final class CosIdServer implements AutoCloseable {
         InetAddress host = address.getAddress();
         String text = host instanceof Inet6Address ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
         return URI.create((tls ? "https" : "http") + "://" + text + ":" + port() + "/");
+    }
+
+    /**
+     * Returns the names of the segment counters served now, sorted: those of {@link Builder#segments(List)},
+     * or else the namespace's counters in the store whose names follow the rule of {@link Names}, as last
+     * listed (at the start, and again when a request names a counter not seen yet).
+     *
+     * @return the names
+     */
+    public List<String> segmentNames() {
+        return api.segmentNames();
     }
 
     /** Returns the requests being answered now. */
@@ -239,7 +252,7 @@ public final class CosIdServer implements AutoCloseable {
         private int port = 8080;
         private IdLayout layout = IdLayout.MILLISECOND;
         private List<String> names = List.of(DEFAULT_NAME);
-        private List<String> segments = List.of();
+        private List<String> segments;
         private BearerToken token;
         private boolean insecureNoToken;
         private TlsIdentity tls;
@@ -305,7 +318,8 @@ public final class CosIdServer implements AutoCloseable {
          * Sets the id spaces served, the first being the one {@code /v1/ids} and {@code /ids} use; default
          * {@value #DEFAULT_NAME}. Two id spaces may repeat each other's ids, like two tables.
          *
-         * @param names 1 to 64 characters of {@code [A-Za-z0-9._-]} each, distinct
+         * @param names distinct names of the rule of {@link Names}: 1 to 128 characters of {@code A-Z a-z 0-9 . _ -},
+         *     other than {@code .} and {@code ..}
          * @return this builder
          */
         public Builder names(List<String> names) {
@@ -314,11 +328,14 @@ public final class CosIdServer implements AutoCloseable {
         }
 
         /**
-         * Sets the segment counters served at {@code /v1/segments/{name}} and Leaf's
-         * {@code /api/segment/get/{key}}; default none. Only these names are served: a client's typo never
-         * creates a counter. Each reserves its first range when the server starts.
+         * Serves only these segment counters at {@code /v1/segments/{name}} and Leaf's
+         * {@code /api/segment/get/{key}}; each reserves its first range when the server starts, and is created
+         * if the store has no counter of that name. Without this call the server serves every counter of the
+         * namespace that the store holds, as Leaf serves every {@code biz_tag} of its table: a counter's first
+         * range is reserved on the first request for it, a name the server has not seen makes it list the
+         * store's counters again (at most once a second), and a request never creates a counter.
          *
-         * @param segments 1 to 64 characters of {@code [A-Za-z0-9._-]} each, distinct
+         * @param segments distinct names of the rule of {@link Names}; empty serves none
          * @return this builder
          */
         public Builder segments(List<String> segments) {
@@ -425,22 +442,14 @@ public final class CosIdServer implements AutoCloseable {
             if (names.isEmpty()) {
                 throw new IllegalArgumentException("no id space names: serve at least one");
             }
-            for (String name : names) {
-                if (!NAME.matcher(name).matches()) {
-                    throw new IllegalArgumentException("id space name '" + name + "' must have 1 to 64 characters "
-                            + "of A-Z a-z 0-9 . _ -");
-                }
-            }
+            names.forEach(Names::require);
             if (new HashSet<>(names).size() != names.size()) {
                 throw new IllegalArgumentException("id space names " + names + " repeat a name");
             }
-            for (String name : segments) {
-                if (!NAME.matcher(name).matches()) {
-                    throw new IllegalArgumentException("segment name '" + name + "' must have 1 to 64 characters "
-                            + "of A-Z a-z 0-9 . _ -");
-                }
+            if (segments != null) {
+                segments.forEach(Names::require);
             }
-            if (new HashSet<>(segments).size() != segments.size()) {
+            if (segments != null && new HashSet<>(segments).size() != segments.size()) {
                 throw new IllegalArgumentException("segment names " + segments + " repeat a name");
             }
             if (token == null && !bind.isLoopbackAddress() && !insecureNoToken) {
@@ -519,7 +528,8 @@ public final class CosIdServer implements AutoCloseable {
             }
             ScheduledFuture<?> sampler = group.next().scheduleAtFixedRate(
                     () -> history.sample(clock.nowMillis(), issuedTotal(runtime)), 0, 1, TimeUnit.SECONDS);
-            return new CosIdServer(serverChannel, group, blocking, channels, state, sampler, tls != null, grace);
+            return new CosIdServer(serverChannel, group, blocking, channels, state, sampler, api, tls != null,
+                    grace);
         }
     }
 }

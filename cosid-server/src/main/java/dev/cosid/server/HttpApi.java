@@ -10,6 +10,7 @@ import dev.cosid.RuntimeStatus;
 import dev.cosid.SegmentId;
 import dev.cosid.SnowflakeId;
 import dev.cosid.lease.LeaseStoreException;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.Owner;
 import dev.cosid.lease.SlotLease;
 import dev.cosid.lease.SlotRecord;
@@ -25,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,13 +43,25 @@ final class HttpApi {
     private static final Set<String> DECODE_PARAMETERS = Set.of("format", "layout");
     private static final Set<String> NONE = Set.of();
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    /** How often a request for a counter not served yet may read the store's list of counters again. */
+    private static final long LISTING_INTERVAL_NANOS = 1_000_000_000L;
 
     private final CosIdRuntime runtime;
     private final IdLayout layout;
     private final Map<String, SnowflakeId> generators;
     private final Map<String, IdsBody> bodies;
-    private final Map<String, SegmentId> segments;
-    private final Map<String, IdsBody> segmentBodies;
+    /** The segment generators made so far, by name; a store-wide server adds to it on first use. */
+    private final ConcurrentHashMap<String, ServedSegment> segments = new ConcurrentHashMap<>();
+    /** The counters named at start, in their order; null when the server serves the store's counters. */
+    private final List<String> namedSegments;
+    /** Why this server serves no stored counter (a static slot has no store); null when it has a store. */
+    private final String noStore;
+    /** The counters of the store that follow the rule of {@link Names}, as last listed; guarded by this. */
+    private Set<String> storedSegments = Set.of();
+    /** When the store's counters were last listed, by the clock's monotonic nanos; guarded by this. */
+    private long listedAtNanos;
+    /** Why the last listing failed, answered until the next one may run; null after a success. Guarded by this. */
+    private String listingFailure;
     private final String defaultName;
     private final BearerToken token;
     private final PrometheusMeterRegistry registry;
@@ -70,21 +85,67 @@ final class HttpApi {
         }
         this.generators = Map.copyOf(byName);
         this.bodies = Map.copyOf(bodies);
-        Map<String, SegmentId> segments = new LinkedHashMap<>();
-        Map<String, IdsBody> segmentBodies = new LinkedHashMap<>();
-        for (String name : segmentNames) {
-            segments.put(name, runtime.segment(name));
-            segmentBodies.put(name, new IdsBody(name));
+        this.namedSegments = segmentNames == null ? null : List.copyOf(segmentNames);
+        String storeless = null;
+        if (segmentNames != null) {
+            // named counters reserve their first range now, and are created when missing: an operator named them
+            for (String name : segmentNames) {
+                segments.put(name, new ServedSegment(runtime.segment(name), new IdsBody(name)));
+            }
+        } else {
+            try {
+                storedSegments = servable(runtime.segmentCounters());
+                listedAtNanos = clock.monotonicNanos();
+            } catch (IllegalStateException staticSlot) {
+                storeless = "the runtime has a static slot and no store, so no segment counters";
+            }
         }
-        this.segments = Map.copyOf(segments);
-        this.segmentBodies = Map.copyOf(segmentBodies);
+        this.noStore = storeless;
         this.defaultName = names.get(0);
         this.page = resource("status.html");
     }
 
-    /** Reports whether a request may wait on I/O (a store read), so it must not run on an event loop. */
+    /** A segment generator served, with the bytes its answers start with. */
+    private record ServedSegment(SegmentId ids, IdsBody body) {
+    }
+
+    /** The names of a store's counters that follow the rule of {@link Names}: only those can be served. */
+    private static Set<String> servable(SortedMap<String, Long> counters) {
+        return Set.copyOf(counters.keySet().stream().filter(Names::isValid).toList());
+    }
+
+    /**
+     * Reports whether a request may wait on I/O (a store read or a counter's first range), so it must not
+     * run on an event loop.
+     */
     boolean blocking(String uri) {
-        return uri.startsWith("/v1/slots") || uri.equals("/v1/segments") || uri.startsWith("/v1/segments?");
+        if (uri.startsWith("/v1/slots") || uri.equals("/v1/segments") || uri.startsWith("/v1/segments?")) {
+            return true;
+        }
+        if (namedSegments != null || noStore != null
+                || !(uri.startsWith("/v1/segments/") || uri.startsWith("/api/segment/get/"))) {
+            return false;
+        }
+        // a counter of the store that no request used yet: its first range is reserved on the first one
+        String path;
+        try {
+            path = new QueryStringDecoder(uri).path();
+        } catch (IllegalArgumentException e) {
+            return false; // answered 400 on the event loop
+        }
+        String name = path.substring(path.startsWith("/v1/segments/") ? "/v1/segments/".length()
+                : "/api/segment/get/".length());
+        return !segments.containsKey(name);
+    }
+
+    /** Returns the names of the segment counters served now, sorted. */
+    List<String> segmentNames() {
+        if (namedSegments != null) {
+            return namedSegments.stream().sorted().toList();
+        }
+        synchronized (this) {
+            return storedSegments.stream().sorted().toList();
+        }
     }
 
     /** Answers one request; never throws. */
@@ -139,11 +200,10 @@ final class HttpApi {
         if (path.startsWith("/v1/segments/")) {
             allow(method, "GET", "POST");
             Map<String, String> parameters = parameters(query, ISSUE_PARAMETERS);
-            String name = path.substring("/v1/segments/".length());
-            SegmentId segment = segment(name);
             int count = count(parameters);
             boolean radix62 = idFormat(parameters);
-            return new Response(200, Response.JSON, segmentBodies.get(name).write(issue(segment, count), radix62),
+            ServedSegment segment = segment(path.substring("/v1/segments/".length()));
+            return new Response(200, Response.JSON, segment.body().write(issue(segment.ids(), count), radix62),
                     Map.of());
         }
         if (path.startsWith("/v1/decode/")) {
@@ -179,7 +239,7 @@ final class HttpApi {
         if (path.startsWith("/api/segment/get/")) {
             allow(method, "GET");
             parameters(query, NONE);
-            SegmentId segment = segment(path.substring("/api/segment/get/".length()));
+            SegmentId segment = segment(path.substring("/api/segment/get/".length())).ids();
             return Response.text(200, "text/plain; charset=utf-8", Long.toString(issue(segment, 1)[0]));
         }
         // Leaf's LeafController: GET /api/snowflake/get/{key} answers the id as a bare decimal number. Leaf's
@@ -188,7 +248,7 @@ final class HttpApi {
         if (path.startsWith("/api/snowflake/get/") && path.length() > "/api/snowflake/get/".length()) {
             allow(method, "GET");
             parameters(query, NONE);
-            String key = path.substring("/api/snowflake/get/".length());
+            String key = requireName(path.substring("/api/snowflake/get/".length()));
             return Response.text(200, "text/plain; charset=utf-8",
                     Long.toString(one(generators.containsKey(key) ? key : defaultName)));
         }
@@ -269,7 +329,17 @@ final class HttpApi {
         };
     }
 
+    /** Refuses a name that breaks the rule of {@link Names} with the rule's own message; nothing is created. */
+    private static String requireName(String name) {
+        try {
+            return Names.require(name);
+        } catch (IllegalArgumentException e) {
+            throw new ApiError(400, "bad_name", e.getMessage());
+        }
+    }
+
     private SnowflakeId generator(String name) {
+        requireName(name);
         SnowflakeId generator = generators.get(name);
         if (generator == null) {
             throw new ApiError(404, "unknown_id_space", "id space '" + printable(name) + "' is not served here; "
@@ -313,14 +383,62 @@ final class HttpApi {
         }
     }
 
-    private SegmentId segment(String name) {
-        SegmentId segment = segments.get(name);
-        if (segment == null) {
-            throw new ApiError(404, "unknown_segment", "segment '" + printable(name) + "' is not served here; "
-                    + (segments.isEmpty() ? "this server serves none (./cosid serve --segments NAMES)"
-                    : "served: " + String.join(", ", segments.keySet().stream().sorted().toList())));
+    /**
+     * Returns the served segment generator of a name. A server of named counters serves those alone; a
+     * server of the store's counters serves a counter the store holds, reserving its first range on the
+     * first request, and reads the store's list again (at most once a second) for a name it has not seen,
+     * so a counter created after the start is served too. A request never creates a counter.
+     */
+    private ServedSegment segment(String name) {
+        requireName(name);
+        ServedSegment served = segments.get(name);
+        if (served != null) {
+            return served;
         }
-        return segment;
+        if (namedSegments != null) {
+            throw new ApiError(404, "unknown_segment", "segment '" + name + "' is not served here; "
+                    + (namedSegments.isEmpty() ? "this server serves none (./cosid serve --segments NAMES)"
+                    : "served: " + String.join(", ", segmentNames())));
+        }
+        if (noStore != null) {
+            throw new ApiError(404, "unknown_segment", "segment '" + name + "' is not served here: " + noStore);
+        }
+        if (!stored(name)) {
+            throw new ApiError(404, "unknown_segment", "segment '" + name + "' is not served here: namespace '"
+                    + runtime.namespace() + "' has no such counter in the store, and a request never creates one");
+        }
+        ServedSegment created;
+        try {
+            // the runtime hands out one generator per name, so a race between two first requests is harmless
+            created = new ServedSegment(runtime.segment(name), new IdsBody(name));
+        } catch (LeaseStoreException e) {
+            throw unavailable("cannot reserve the first range of segment '" + name + "': " + e.getMessage());
+        }
+        ServedSegment earlier = segments.putIfAbsent(name, created);
+        return earlier != null ? earlier : created;
+    }
+
+    /** Whether the store holds a counter of this name, listing the counters again at most once a second. */
+    private synchronized boolean stored(String name) {
+        if (storedSegments.contains(name)) {
+            return true;
+        }
+        long now = clock.monotonicNanos();
+        if (now - listedAtNanos < LISTING_INTERVAL_NANOS) {
+            if (listingFailure != null) {
+                throw unavailable(listingFailure);
+            }
+            return false;
+        }
+        listedAtNanos = now;
+        try {
+            storedSegments = servable(runtime.segmentCounters());
+            listingFailure = null;
+        } catch (LeaseStoreException e) {
+            listingFailure = "cannot read the segment counters: " + e.getMessage();
+            throw unavailable(listingFailure);
+        }
+        return storedSegments.contains(name);
     }
 
     /** Issues segment ids; a store that cannot hand out a range within max-wait answers 503. */
@@ -343,8 +461,10 @@ final class HttpApi {
                 .field("namespace", runtime.namespace())
                 .beginArray("segments");
         for (Map.Entry<String, Long> counter : counters.entrySet()) {
-            json.beginObject(null).field("name", counter.getKey()).field("lastReserved", counter.getValue())
-                    .field("served", segments.containsKey(counter.getKey())).end();
+            String name = counter.getKey();
+            boolean served = namedSegments != null ? segments.containsKey(name) : noStore == null && Names.isValid(name);
+            json.beginObject(null).field("name", name).field("lastReserved", counter.getValue())
+                    .field("served", served).end();
         }
         return Response.json(200, json.endArray().end().toString());
     }

@@ -396,9 +396,10 @@ public abstract class LeaseStoreContract {
     }
 
     @Test
-    void idSpaceNamesAreKeptExactlyWhateverTheirCharacters() {
-        List<String> names = List.of("order items", "a/b", ".", "..", "zookeeper", "n-x", "Ünïcødé-順序", "%2F",
-                "x".repeat(LayoutRecord.MAX_NAME_LENGTH));
+    void idSpaceNamesAtTheEdgesOfTheRuleAreKeptExactly() {
+        // MariaDB's cosid_layout compares names in the table's default collation, which ignores case: there
+        // "Order" and "order" share one layout record, so only one of them is tried here
+        List<String> names = BadNames.EDGES.stream().filter(name -> !name.equals("Order")).toList();
         for (int i = 0; i < names.size(); i++) {
             LayoutRecord layout = new LayoutRecord(1_577_203_200_000L + i, 1, 41, 10, 12);
             assertEquals(layout, store.registerLayout(ns, names.get(i), layout), names.get(i));
@@ -407,10 +408,17 @@ public abstract class LeaseStoreContract {
             assertEquals(1_577_203_200_000L + i, store.registerLayout(ns, names.get(i), SECONDS).epochMillis(),
                     names.get(i) + " kept its own record");
         }
-        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, "", MILLIS));
-        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, "x".repeat(129), MILLIS));
-        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, "a\nb", MILLIS));
         assertThrows(IllegalArgumentException.class, () -> store.registerLayout("bad/ns", "order", MILLIS));
+    }
+
+    @Test
+    void everyIdSpaceNameOutsideTheRuleIsRefusedWithItsMessageAndRecordsNothing() {
+        for (String bad : BadNames.ALL) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                    () -> store.registerLayout(ns, bad, MILLIS), bad);
+            assertEquals(BadNames.refusal(bad), refused.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> store.registerLayout(ns, null, MILLIS));
     }
 
     @Test
@@ -458,16 +466,30 @@ public abstract class LeaseStoreContract {
     }
 
     @Test
-    void segmentNamesAreKeptExactlyWhateverTheirCharacters() {
-        List<String> names = List.of("order items", "a/b", ".", "..", "zookeeper", "Ünïcødé-順序", "%2F",
-                "x".repeat(LayoutRecord.MAX_NAME_LENGTH));
+    void segmentNamesAtTheEdgesOfTheRuleAreKeptExactlyAndListed() {
+        List<String> names = BadNames.EDGES;
         for (int i = 0; i < names.size(); i++) {
             store.raiseSegment(ns, names.get(i), 100L * i);
         }
         for (int i = 0; i < names.size(); i++) {
             assertEquals(100L * i + 1, store.reserveSegment(ns, names.get(i), 1).first(), names.get(i));
         }
-        assertEquals(new java.util.TreeSet<>(names), store.segments(ns).keySet());
+        assertEquals(new java.util.TreeSet<>(names), store.segments(ns).keySet(),
+                "\"Order\" and \"order\" are two counters");
+    }
+
+    @Test
+    void everySegmentNameOutsideTheRuleIsRefusedWithItsMessageAndWritesNothing() {
+        store.reserveSegment(ns, "kept", 5);
+        for (String bad : BadNames.ALL) {
+            IllegalArgumentException reserve = assertThrows(IllegalArgumentException.class,
+                    () -> store.reserveSegment(ns, bad, 1), bad);
+            assertEquals(BadNames.refusal(bad), reserve.getMessage());
+            IllegalArgumentException raise = assertThrows(IllegalArgumentException.class,
+                    () -> store.raiseSegment(ns, bad, 10), bad);
+            assertEquals(BadNames.refusal(bad), raise.getMessage());
+        }
+        assertEquals(new TreeMap<>(java.util.Map.of("kept", 5L)), store.segments(ns), "only the counter of the rule");
     }
 
     @Test
@@ -560,6 +582,17 @@ public abstract class LeaseStoreContract {
     }
 
     @Test
+    void segmentsListsNoCounterOfANamespaceWhoseNameStartsWithThisOne() {
+        store.reserveSegment(ns, "a", 1);
+        for (String neighbour : List.of(ns + ".x", ns + "-x", ns + "_x", ns + "x")) {
+            store.register(neighbour, new NamespaceRecord(16, 1_000));
+            store.reserveSegment(neighbour, "b", 2);
+            assertEquals(new TreeMap<>(java.util.Map.of("b", 2L)), store.segments(neighbour), neighbour);
+        }
+        assertEquals(new TreeMap<>(java.util.Map.of("a", 1L)), store.segments(ns));
+    }
+
+    @Test
     void aSegmentReservationPastTheLargestIdIsRefusedAndChangesNothing() {
         long top = Long.MAX_VALUE - 5;
         store.raiseSegment(ns, "full", top);
@@ -573,11 +606,7 @@ public abstract class LeaseStoreContract {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "invoice", 0))
                 .getMessage().contains("0"));
         assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "invoice", -5));
-        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "", 1));
-        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "a\nb", 1));
-        assertThrows(IllegalArgumentException.class, () -> store.reserveSegment(ns, "x".repeat(129), 1));
         assertThrows(IllegalArgumentException.class, () -> store.reserveSegment("bad/ns", "invoice", 1));
-        assertThrows(IllegalArgumentException.class, () -> store.raiseSegment(ns, "", 1));
         assertThrows(IllegalArgumentException.class, () -> store.segments("bad/ns"));
         String unregistered = ns + "-unregistered";
         IllegalStateException refused = assertThrows(IllegalStateException.class,

@@ -5,6 +5,7 @@ import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreException;
 import dev.cosid.lease.LeaseTerms;
 import dev.cosid.lease.LeaseTransitions;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.NamespaceLimits;
 import dev.cosid.lease.NamespaceRecord;
 import dev.cosid.lease.Namespaces;
@@ -166,7 +167,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public LayoutRecord registerLayout(String namespace, String name, LayoutRecord proposed) {
         Namespaces.require(namespace);
-        LayoutRecord.requireName(name);
+        Names.require(name);
         String path = layoutPath(namespace, name);
         return call("record the layout of id space '" + name + "' of namespace '" + namespace + "'", () -> {
             try {

@@ -6,6 +6,7 @@ import dev.cosid.SegmentPolicy;
 import dev.cosid.SnowflakeId;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -13,13 +14,22 @@ import java.util.Set;
  * {@code cosid.generators.NAME} with their layouts, and any other name with the default layout; and the
  * segment generators, with the policies of {@code cosid.segments.NAME}.
  *
+ * <p>{@link #get(String)} and {@link #segment(String)} create a generator for a name the application's code
+ * chooses. A name that comes from a request goes through {@link #configured(String)}, which never creates
+ * one: otherwise any caller could create id spaces without bound.
+ *
  * <h2>Example</h2>
  * <pre>{@code
  * @RestController
  * class Orders {
- *     private final SnowflakeId ids;
+ *     private final CosIdGenerators generators;
  *     Orders(CosIdGenerators generators) {
- *         this.ids = generators.get("order");
+ *         this.generators = generators;
+ *     }
+ *     @GetMapping("/ids/{name}")
+ *     ResponseEntity<?> next(@PathVariable String name) {
+ *         return generators.configured(name).<ResponseEntity<?>>map(ids -> ResponseEntity.ok(ids.nextId()))
+ *                 .orElse(ResponseEntity.notFound().build());
  *     }
  * }
  * }</pre>
@@ -39,8 +49,9 @@ public final class CosIdGenerators {
     /**
      * Returns the segment generator of a counter; its first range is reserved on the first call.
      *
-     * @param name the counter
+     * @param name the counter, of the rule of {@link dev.cosid.lease.Names}
      * @return the generator with the policy of {@code cosid.segments.NAME}, or the runtime's default policy
+     * @throws IllegalArgumentException when the name breaks the rule
      */
     public SegmentId segment(String name) {
         Objects.requireNonNull(name, "name");
@@ -54,15 +65,28 @@ public final class CosIdGenerators {
     }
 
     /**
-     * Returns the generator of an id space.
+     * Returns the generator of an id space, creating it with the default layout when it is not configured.
+     * For a name from a request, use {@link #configured(String)}.
      *
-     * @param name the id space
+     * @param name the id space, of the rule of {@link dev.cosid.lease.Names}
      * @return the configured generator of that name, or the runtime's generator with the default layout
+     * @throws IllegalArgumentException when the name breaks the rule
      */
     public SnowflakeId get(String name) {
         Objects.requireNonNull(name, "name");
         SnowflakeId generator = configured.get(name);
         return generator != null ? generator : runtime.snowflake(name);
+    }
+
+    /**
+     * Returns the generator of an id space configured under {@code cosid.generators.NAME}, and creates none:
+     * what a controller serving a name from a request calls.
+     *
+     * @param name any text, such as a path variable
+     * @return the configured generator, or empty for any other name
+     */
+    public Optional<SnowflakeId> configured(String name) {
+        return Optional.ofNullable(name == null ? null : configured.get(name));
     }
 
     /** Returns the names configured under {@code cosid.generators}. */

@@ -6,9 +6,9 @@ import dev.cosid.IdLayout;
 import dev.cosid.Limits;
 import dev.cosid.SegmentPolicy;
 import dev.cosid.SnowflakeId;
-import dev.cosid.lease.LayoutRecord;
 import dev.cosid.lease.LeaseStore;
 import dev.cosid.lease.LeaseStoreProvider;
+import dev.cosid.lease.Names;
 import dev.cosid.lease.Namespaces;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -185,8 +185,8 @@ final class CosIdRuntimeFactory {
         for (Map.Entry<String, CosIdProperties.Segment> entry : properties.getSegments().entrySet()) {
             String prefix = "cosid.segments." + entry.getKey();
             CosIdProperties.Segment segment = entry.getValue();
+            requireName("cosid.segments", entry.getKey());
             try {
-                LayoutRecord.requireName(entry.getKey());
                 long min = segment.getMinStep() != null ? segment.getMinStep() : base.minStep();
                 long max = segment.getMaxStep() != null ? segment.getMaxStep() : Math.max(min, base.maxStep());
                 policies.put(entry.getKey(), SegmentPolicy.of(min, max,
@@ -204,6 +204,7 @@ final class CosIdRuntimeFactory {
                 continue;
             }
             String name = step.group(1);
+            requireName("cosid.segment.provider", name);
             String value = legacy.remove(key);
             if (policies.containsKey(name)) {
                 LOG.warn("{} is a CosId 2.x key: ignored, cosid.segments.{} is set", key, name);
@@ -334,9 +335,24 @@ final class CosIdRuntimeFactory {
         }
     }
 
+    /**
+     * Refuses a configured generator or segment name that breaks the rule of {@link Names}, with the rule's own
+     * message, before the runtime starts.
+     */
+    private static void requireName(String key, String name) {
+        try {
+            Names.require(name);
+        } catch (IllegalArgumentException e) {
+            throw new CosIdConfigurationException(key, name, e.getMessage(), "Rename it to 1 to " + Names.MAX_LENGTH
+                    + " characters of A-Z a-z 0-9 . _ - (not . or ..): the name is also a URL path segment and a store "
+                    + "key. A name with dots goes in brackets, as in " + key + ".[a.b].", e);
+        }
+    }
+
     private Map<String, IdLayout> layouts() {
         Map<String, IdLayout> layouts = new LinkedHashMap<>();
         for (Map.Entry<String, CosIdProperties.Generator> entry : properties.getGenerators().entrySet()) {
+            requireName("cosid.generators", entry.getKey());
             String prefix = "cosid.generators." + entry.getKey() + ".";
             CosIdProperties.Generator generator = entry.getValue();
             IdLayout preset;

@@ -3,6 +3,7 @@ package dev.cosid.sample;
 import dev.cosid.IdUnavailableException;
 import dev.cosid.jackson.IdAsString;
 import dev.cosid.jackson.IdFormat;
+import dev.cosid.lease.Names;
 import dev.cosid.spring.boot.CosIdGenerators;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
@@ -16,7 +17,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A small web application that serves CosId ids: {@code GET /ids/order} issues one, {@code /actuator/health}
- * shows the lease, {@code /actuator/cosid} the slot table, {@code /actuator/prometheus} the meters.
+ * shows the lease, {@code /actuator/cosid} the slot table, {@code /actuator/prometheus} the meters. Only the
+ * generators of {@code cosid.generators} are served: a request for any other name answers 404 and creates
+ * nothing.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -57,6 +60,8 @@ public class SampleApplication {
      * <h2>Example</h2>
      * <pre>{@code
      * GET /ids/order    -> 200 {"generator":"order",...}, or 503 {"reason":"CEILING",...}
+     * GET /ids/nope     -> 404 {"error":"unknown_generator","message":"generator 'nope' is not served here; served: order, web"}
+     * GET /ids/a%20b    -> 400 {"error":"bad_name","message":"name 'a b' contains the character U+0020; ..."}
      * }</pre>
      */
     @RestController
@@ -73,15 +78,24 @@ public class SampleApplication {
         }
 
         /**
-         * Issues an id.
+         * Issues an id of a configured generator; never creates one from a request.
          *
          * @param name the generator
-         * @return the id
+         * @return the id, or 404 for a name not configured, or 400 for a name outside the rule of {@link Names}
          */
         @GetMapping("/ids/{name}")
-        public IssuedId next(@PathVariable("name") String name) {
-            long id = generators.get(name).nextId();
-            return new IssuedId(name, id, id);
+        public ResponseEntity<?> next(@PathVariable("name") String name) {
+            try {
+                Names.require(name);
+            } catch (IllegalArgumentException e) {
+                return ResponseEntity.badRequest().body(Map.of("error", "bad_name", "message", e.getMessage()));
+            }
+            return generators.configured(name).<ResponseEntity<?>>map(ids -> {
+                long id = ids.nextId();
+                return ResponseEntity.ok(new IssuedId(name, id, id));
+            }).orElseGet(() -> ResponseEntity.status(HttpStatus.NOT_FOUND).body(Map.of("error", "unknown_generator",
+                    "message", "generator '" + name + "' is not served here; served: "
+                            + String.join(", ", generators.configuredNames().stream().sorted().toList()))));
         }
 
         /**
