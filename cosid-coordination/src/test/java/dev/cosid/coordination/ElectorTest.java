@@ -316,8 +316,35 @@ class ElectorTest {
         awaitTrue("a's work ended", () -> !a.elector.leading());
         assertEquals(Revocation.Reason.WORK_ENDED, a.revocations.get(0).reason());
         advance(CONFIG.challengeStagger().toMillis() + 100);
-        assertTrue(b.elector.leading() || a.elector.leading(), "the role was given back and taken at once");
+        assertTrue(b.elector.leading(), "the standby took the role the work gave up");
+        assertFalse(a.elector.leading(), "a did not take it straight back");
         assertTrue(clock.nowMillis() < START + CONFIG.duration().toMillis(), "well before the old deadline");
+    }
+
+    @Test
+    void aLeaderThatResignsLetsTheStandbyTakeOverEvenThoughItRanksFirst() {
+        Member a = member("a").start(null);
+        advance(0);
+        Member b = member("b").start(null);
+        advance(100);
+        a.elector.resign();
+        // b polls every 500 ms and, with no lease, challenges at its registration + 1 stagger
+        advance(CONFIG.challengeStagger().toMillis() + 500);
+        assertTrue(b.elector.leading(), "b took the role a gave up");
+        assertFalse(a.elector.leading(), "a did not take it straight back");
+        assertEquals(1, a.events.stream().filter(e -> e.startsWith("elected")).count());
+        assertEquals(Revocation.Reason.RESIGNED, a.revocations.get(0).reason());
+    }
+
+    @Test
+    void aLeaderThatResignedTakesTheRoleAgainWhenNoStandbyDoes() {
+        Member a = member("a").start(null);
+        advance(0);
+        a.elector.resign();
+        advance(10);
+        assertFalse(a.elector.leading(), "a holds back for a retry interval and a stagger");
+        advance(500 + CONFIG.challengeStagger().toMillis());
+        assertTrue(a.elector.leading(), "with no standby, a takes the role again");
     }
 
     @Test
