@@ -1,6 +1,7 @@
 package dev.cosid.simulation;
 
 import dev.cosid.coordination.CoordinationEntry;
+import dev.cosid.coordination.Decision;
 import dev.cosid.coordination.CoordinationTransport;
 import dev.cosid.coordination.ElectionListener;
 import dev.cosid.coordination.Elector;
@@ -12,6 +13,9 @@ import dev.cosid.coordination.LeaseConfig;
 import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Revocation;
 import dev.cosid.coordination.Role;
+import dev.cosid.coordination.RoleState;
+import dev.cosid.coordination.RoleStateBuilder;
+import dev.cosid.coordination.Succession;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,7 +44,9 @@ import java.util.TreeMap;
  * stopped its unfenced work before the first instant any clock within the bound reads its lease's deadline,
  * unless it was frozen then; (5) the role never stays without a serving leader for longer than
  * {@code (members - 1) * stagger + retry + 2 * maxOffset} past the later of the lease's deadline and the
- * instant a member became healthy (running, not paused, its link whole), while that member stays healthy.
+ * instant a member became healthy (running, not paused, its link whole), while that member stays healthy; and
+ * a healthy leader that resigns never takes the role back before a standby that was due to challenge at once
+ * and stayed healthy.
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -157,6 +163,13 @@ public final class ElectorSimulation {
         }
     }
 
+    /**
+     * A leader that resigned, and the standbys that were due to challenge the moment its lease was gone: one of
+     * them, while healthy, must take the role before the resigner takes it back.
+     */
+    private record Resignation(Member member, long atNanos, long order, List<Member> due) {
+    }
+
     /** A stretch of time without a serving leader, and the lease versions seen during it. */
     private static final class Gap {
         final long startNanos;
@@ -185,6 +198,7 @@ public final class ElectorSimulation {
     private final List<String> trace = new ArrayList<>();
     private final List<Interval> intervals = new ArrayList<>();
     private final List<Gap> gaps = new ArrayList<>();
+    private final List<Resignation> resignations = new ArrayList<>();
     private long order;
     private int elections;
     private int takeovers;
@@ -269,6 +283,7 @@ public final class ElectorSimulation {
         checkFencedWrites();
         int overlapsAfterPause = checkOverlaps();
         long[] failover = checkLiveness(endNanos);
+        checkResignations();
         if (!firstElection) {
             violations.add("nobody was ever elected");
         }
@@ -383,6 +398,7 @@ public final class ElectorSimulation {
                 }
                 count("resignations");
                 note(victim.id + " resigns");
+                resignations.add(new Resignation(victim, now, ++order, dueWithoutLease(victim)));
                 victim.elector.resign();
             }
             default -> {
@@ -646,6 +662,52 @@ public final class ElectorSimulation {
             long deadline = (clusterLease.deadline() - EPOCH_MILLIS) * MS;
             openGap.blockedUntilNanos = Math.max(openGap.blockedUntilNanos, Math.min(deadline, now));
         }
+    }
+
+    /**
+     * The other running members that the succession rules let challenge at once were the lease gone, by their
+     * clocks set back by the whole skew bound: those a resignation hands the role to.
+     */
+    private List<Member> dueWithoutLease(Member resigning) {
+        RoleState folded = RoleStateBuilder.fold(ROLE, cluster.readRoleRecords(ROLE));
+        RoleState withoutLease = new RoleState(ROLE, folded.roster(), Optional.empty());
+        List<Member> due = new ArrayList<>();
+        for (Member other : members) {
+            if (other != resigning && other.running && Succession.evaluate(withoutLease, other.id,
+                    other.clock.nowMillis() - 2 * settings.maxOffsetMillis(), settings.config()).action()
+                    == Decision.Action.CHALLENGE) {
+                due.add(other);
+            }
+        }
+        return due;
+    }
+
+    /**
+     * (5), hand-over: a leader that resigned while healthy does not take the role back before a standby that was
+     * due at once and stayed healthy meanwhile.
+     */
+    private void checkResignations() {
+        for (Resignation resigned : resignations) {
+            Optional<Interval> next = intervals.stream().filter(i -> i.startOrder > resigned.order()).findFirst();
+            if (next.isEmpty() || next.get().member != resigned.member()) {
+                continue;
+            }
+            long from = resigned.atNanos();
+            long to = next.get().startNanos;
+            if (!healthyThroughout(resigned.member(), from, to)) {
+                continue;
+            }
+            resigned.due().stream().filter(standby -> healthyThroughout(standby, from, to)).findFirst()
+                    .ifPresent(standby -> violations.add("at " + from / MS + " ms " + resigned.member().id
+                            + " resigned and at " + to / MS + " ms took the role back with " + next.get().token
+                            + ", while " + standby.id + " was due to challenge and healthy throughout"));
+        }
+    }
+
+    private static boolean healthyThroughout(Member member, long from, long to) {
+        List<long[]> healthy = healthyStretches(member, from, to);
+        return from == to ? healthy.isEmpty() && member.unhealthy.stream().noneMatch(u -> u[0] <= from && from < u[1])
+                : healthy.size() == 1 && healthy.get(0)[0] == from && healthy.get(0)[1] == to;
     }
 
     /** (1): the tokens of accepted writes never go back. */
