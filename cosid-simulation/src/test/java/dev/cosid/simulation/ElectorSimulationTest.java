@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * Real electors under pauses, crashes, cut-offs, lost calls and skewed clocks: fenced writes never go back,
  * unfenced work never overlaps unless a leader was frozen, a leader that cannot renew stops before its
  * deadline, and the role is served again within the failover bound. Runs {@code cosid.sim.elector-seeds}
- * seeds (default 40) of {@code cosid.sim.elector-seconds} virtual seconds each (default 60), or the one seed
+ * seeds (default 200) of {@code cosid.sim.elector-seconds} virtual seconds each (default 60), or the one seed
  * {@code cosid.sim.seed} with its events printed; a failing seed prints the command that replays it.
  */
 class ElectorSimulationTest {
@@ -30,7 +30,7 @@ class ElectorSimulationTest {
     @Test
     void electorsKeepFencedWritesInOrderAndUnfencedWorkApartAndServeTheRoleWithinTheBound() {
         long single = property("cosid.sim.seed", -1);
-        long seeds = single >= 0 ? 1 : property("cosid.sim.elector-seeds", 40);
+        long seeds = single >= 0 ? 1 : property("cosid.sim.elector-seeds", 200);
         long first = single >= 0 ? single : 1;
         ElectorSimulation.Options options = single >= 0 ? ElectorSimulation.Options.DEFAULT.withTrace()
                 : ElectorSimulation.Options.DEFAULT;
