@@ -504,7 +504,7 @@ public final class ElectorSimulation {
         /** Dies without a word: no resignation, no revocation; its timers never run again. */
         void crash() {
             if (tenure.leadership != null) {
-                tenure.end("crashed");
+                tenure.end();
             }
             generation++;
             running = false;
@@ -544,7 +544,7 @@ public final class ElectorSimulation {
             if (leadership != null) {
                 violation(member + " was elected with " + won.token() + " while it still led with "
                         + leadership.token());
-                end("elected again");
+                end();
             }
             leadership = won;
             interval = new Interval(member, won.token(), now, ++order);
@@ -577,10 +577,10 @@ public final class ElectorSimulation {
                 return;
             }
             note(member + " revoked: " + revocation);
-            end(revocation.reason().name());
+            end();
         }
 
-        void end(String why) {
+        void end() {
             interval.endNanos = time.nowNanos();
             interval.endOrder = ++order;
             leadership = null;

@@ -43,18 +43,10 @@ final class SimLink implements CoordinationTransport {
         this.cutOff = cut;
     }
 
-    boolean cutOff() {
-        return cutOff;
-    }
-
     /** Makes calls fail: lost before they apply with one probability, applied with the answer lost with another. */
     void flaky(double lostBefore, double answerLost) {
         this.lossBefore = lostBefore;
         this.lossAfter = answerLost;
-    }
-
-    boolean flaky() {
-        return lossBefore > 0 || lossAfter > 0;
     }
 
     private <T> T call(String what, Supplier<T> call) {
