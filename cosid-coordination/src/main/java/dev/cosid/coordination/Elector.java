@@ -25,7 +25,9 @@ import org.slf4j.LoggerFactory;
  * retries a failed renewal every retry interval. A standby of rank {@code r} challenges at
  * {@link LeaseTiming#challengeAtMillis(int) deadline + r * stagger}, or, with no lease, at its own
  * registration instant plus {@code r * stagger}; it never challenges a live lease, so a recovered member
- * that registers again waits behind the one that replaced it (no fail-back).
+ * that registers again waits behind the one that replaced it (no fail-back). A member that gave the role up on
+ * purpose ({@link #resign()}, or its work returned) does not challenge for a retry interval plus one stagger,
+ * so a standby takes the role instead of the member that just gave it up.
  *
  * <p>Two promises, as {@code docs/leadership.md} explains. <b>Fenced work</b> (records written inside the
  * role's Kafka transactions, rows written through the JDBC fence) never lands after a successor's, whatever
@@ -92,6 +94,10 @@ public final class Elector implements AutoCloseable {
     private Thread workThread;
     /** A revoked leadership whose lease is still to be given back at the next step. */
     private Leadership toRelease;
+    /** Whether that leadership was given up on purpose (resigned, or the work ended): then the standbys go first. */
+    private boolean yieldAfterRelease;
+    /** Until when, by this member's clock, it does not challenge after giving the role up on purpose. */
+    private long yieldUntilMillis = Long.MIN_VALUE;
     private Optional<MemberId> leaderSeen = Optional.empty();
     private boolean leaderReported;
     private long waitingSaid = Long.MIN_VALUE;
@@ -257,6 +263,7 @@ public final class Elector implements AutoCloseable {
         Leadership held;
         long heldGeneration;
         Leadership release;
+        boolean yielding;
         synchronized (this) {
             if (state == State.CLOSED) {
                 return;
@@ -265,9 +272,17 @@ public final class Elector implements AutoCloseable {
             heldGeneration = generation;
             release = toRelease;
             toRelease = null;
+            yielding = yieldAfterRelease;
+            yieldAfterRelease = false;
         }
         if (release != null) {
             giveBack(release);
+            if (yielding) {
+                // with no lease a member that ranks first would challenge at once and take the role straight back;
+                // every standby looks at the role at least once a retry interval, so it goes first
+                yieldUntilMillis = Saturating.add(clock.nowMillis(),
+                        Saturating.add(retryMillis, config.challengeStagger().toMillis()));
+            }
         }
         try {
             if (held != null) {
@@ -375,6 +390,7 @@ public final class Elector implements AutoCloseable {
             }
             if (reason != Revocation.Reason.FENCED && state != State.CLOSED) {
                 toRelease = ended;
+                yieldAfterRelease = reason == Revocation.Reason.RESIGNED || reason == Revocation.Reason.WORK_ENDED;
             }
             at = clock.nowMillis();
         }
@@ -395,6 +411,10 @@ public final class Elector implements AutoCloseable {
                 roleState = client.state(role);
                 now = clock.nowMillis();
                 decision = Succession.evaluate(roleState, member, now, config);
+            }
+            if ((decision.action() == Decision.Action.CHALLENGE || decision.action() == Decision.Action.HOLD)
+                    && now < yieldUntilMillis) {
+                decision = new Decision(Decision.Action.WAIT, yieldUntilMillis, decision.rank());
             }
             if (decision.action() == Decision.Action.WAIT || decision.action() == Decision.Action.NOT_REGISTERED) {
                 long until = decision.atMillis();
@@ -489,7 +509,9 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * Gives the role up now, if held, and campaigns again: a standby takes over without waiting for the deadline.
+     * Gives the role up now, if held, and campaigns again: the lease is cleared and this member does not challenge
+     * for a retry interval plus one stagger, in which every standby looks at the role, so a standby takes over
+     * without waiting for the deadline; with none, this member takes the role again after that wait.
      */
     public void resign() {
         long heldGeneration;

@@ -3,7 +3,8 @@ package dev.cosid.coordination;
 /**
  * The work a member does while it leads a role. The {@link Elector} runs it on a thread of its own when
  * the member is elected and interrupts that thread when the leadership ends. When the work returns or
- * throws, the elector gives the role up and campaigns again.
+ * throws, the elector gives the role up and campaigns again, after the standbys have had a retry interval
+ * plus one stagger to take it.
  *
  * <p>Writes that must never land after a successor's go through a fenced path with
  * {@link Leadership#token()}: the role's Kafka transactions, the JDBC fence, or any resource that compares

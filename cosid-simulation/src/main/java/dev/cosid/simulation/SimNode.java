@@ -12,7 +12,7 @@ import dev.cosid.time.TickingClock;
 import java.time.Duration;
 
 /** One service instance: the real runtime on a simulated clock and scheduler; it can pause, crash and restart. */
-final class SimNode {
+final class SimNode implements SimProcess {
 
     private final String key;
     private final VirtualTime time;
@@ -50,19 +50,23 @@ final class SimNode {
         return clock;
     }
 
-    int generation() {
+    @Override
+    public int generation() {
         return generation;
     }
 
-    boolean running() {
+    @Override
+    public boolean running() {
         return running;
     }
 
-    boolean paused() {
+    @Override
+    public boolean paused() {
         return time.nowNanos() < pausedUntilNanos;
     }
 
-    long pausedUntilNanos() {
+    @Override
+    public long pausedUntilNanos() {
         return pausedUntilNanos;
     }
 

@@ -4,17 +4,17 @@ import dev.cosid.time.Scheduler;
 import java.time.Duration;
 
 /**
- * A node's scheduler on the virtual timeline: a task runs only while its node is up; while the node
- * is paused it runs when the pause ends; after a crash it never runs.
+ * A process's scheduler on the virtual timeline: a task runs only while its incarnation is up; while the
+ * process is paused it runs when the pause ends; after a crash it never runs.
  */
 final class SimScheduler implements Scheduler {
 
     private final VirtualTime time;
-    private final SimNode node;
+    private final SimProcess node;
     private final int generation;
     private boolean closed;
 
-    SimScheduler(VirtualTime time, SimNode node, int generation) {
+    SimScheduler(VirtualTime time, SimProcess node, int generation) {
         this.time = time;
         this.node = node;
         this.generation = generation;

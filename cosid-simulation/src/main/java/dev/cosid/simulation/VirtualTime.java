@@ -15,6 +15,7 @@ final class VirtualTime {
             ? Long.compare(a.atNanos, b.atNanos) : Long.compare(a.sequence, b.sequence));
     private long nowNanos;
     private long sequence;
+    private Runnable afterEach = () -> { };
 
     long nowNanos() {
         return nowNanos;
@@ -28,12 +29,18 @@ final class VirtualTime {
         at(nowNanos + Math.max(0, delayNanos), task);
     }
 
+    /** Sets what runs after every event, such as a checker that looks at the whole system at each instant. */
+    void afterEach(Runnable observer) {
+        this.afterEach = observer;
+    }
+
     /** Runs events until the queue is empty or the next one lies past the end. */
     void runUntil(long endNanos) {
         while (!queue.isEmpty() && queue.peek().atNanos <= endNanos) {
             Event next = queue.poll();
             nowNanos = next.atNanos;
             next.task.run();
+            afterEach.run();
         }
         nowNanos = Math.max(nowNanos, endNanos);
     }
