@@ -123,6 +123,15 @@ class LeadershipCommandsTest {
         }
     }
 
+    private String errors(String member) {
+        try {
+            Path err = dir.resolve(member + ".err");
+            return Files.exists(err) ? "; stderr: " + Files.readString(err, StandardCharsets.UTF_8) : "";
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static Set<String> tokens(String text) {
         Set<String> tokens = new TreeSet<>();
         Matcher matcher = TOKEN.matcher(text);
@@ -144,7 +153,7 @@ class LeadershipCommandsTest {
         Process second = null;
         try {
             Await.until(() -> output("node-1").contains("renewed role tokens"), Duration.ofSeconds(60),
-                    "a renewal by node-1: " + output("node-1"));
+                    () -> "a renewal by node-1: " + output("node-1") + errors("node-1"));
             second = leader("tokens", "node-2", "6s", "1s");
             Process standby = second;
             Await.until(() -> output("node-2").contains("waiting until"), Duration.ofSeconds(60), "node-2 waits");
@@ -191,7 +200,7 @@ class LeadershipCommandsTest {
         Process holder = leader("stale", "node-3", "3s", "1s");
         try {
             Await.until(() -> output("node-3").contains("renewed role stale"), Duration.ofSeconds(60),
-                    "a renewal by node-3: " + output("node-3"));
+                    () -> "a renewal by node-3: " + output("node-3") + errors("node-3"));
             Cli live = Cli.run("roles", "--bootstrap", bootstrap(), "--lease", "3s", "--renew", "1s", "--stagger", "1s");
             assertEquals(0, live.status(), live.err());
             assertTrue(roleLine(live, "stale").endsWith("roster [node-3 (holder)]"), "a renewing holder is live: "

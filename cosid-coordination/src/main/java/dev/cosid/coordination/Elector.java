@@ -545,14 +545,15 @@ public final class Elector implements AutoCloseable {
     }
 
     /**
-     * Stops the work, resigns the role if held and leaves the roster (unless built with
-     * {@code leaveOnClose(false)}), then stops the elector's threads. Waits for the cluster calls at most the
-     * transport's own bounds. Idempotent.
+     * Stops the work (interrupts it and waits for it to end, at most the revoke margin), resigns the role if
+     * held and leaves the roster (unless built with {@code leaveOnClose(false)}), then stops the elector's
+     * threads. Waits for the cluster calls at most the transport's own bounds. Idempotent.
      */
     @Override
     public void close() {
         Leadership held;
         long heldGeneration;
+        Thread work;
         synchronized (this) {
             if (state == State.CLOSED) {
                 return;
@@ -560,6 +561,7 @@ public final class Elector implements AutoCloseable {
             boolean started = state != State.NEW;
             held = leadership;
             heldGeneration = generation;
+            work = workThread;
             if (stepTask != null) {
                 stepTask.cancel();
             }
@@ -571,6 +573,7 @@ public final class Elector implements AutoCloseable {
         }
         if (held != null) {
             revoke(heldGeneration, Revocation.Reason.RESIGNED, "the elector was closed", null);
+            awaitWork(work);
         }
         Leadership release;
         synchronized (this) {
@@ -607,6 +610,25 @@ public final class Elector implements AutoCloseable {
         }
         synchronized (this) {
             shutDownThreads();
+        }
+    }
+
+    /**
+     * Waits for interrupted work to end, at most the revoke margin, so that the role is given back only once
+     * the work has stopped: a successor that takes over at once never runs beside it.
+     */
+    private void awaitWork(Thread work) {
+        if (work == null || work == Thread.currentThread()) {
+            return;
+        }
+        try {
+            work.join(Math.max(1, revokeMarginMillis));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (work.isAlive()) {
+            LOG.warn("the work of {} for role '{}' did not stop within {} ms of its interrupt; giving the role back "
+                    + "anyway", member, role, revokeMarginMillis);
         }
     }
 

@@ -365,6 +365,28 @@ class ElectorTest {
     }
 
     @Test
+    void closeGivesTheRoleBackOnlyOnceTheInterruptedWorkHasStopped() {
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean leaseClearedBeforeStop = new java.util.concurrent.atomic.AtomicBoolean();
+        Member a = member("a").start(leadership -> {
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                // cleaning up takes a while; the lease must still be there meanwhile
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+                leaseClearedBeforeStop.set(RoleStateBuilder.fold(ROLE, cluster.readRoleRecords(ROLE)).lease().isEmpty());
+                stopped.set(true);
+            }
+        });
+        advance(0);
+        awaitTrue("a's work runs", () -> a.elector.leading());
+        a.elector.close();
+        assertTrue(stopped.get(), "close returned only after the work stopped");
+        assertFalse(leaseClearedBeforeStop.get(), "the lease was given back after the work stopped, not before");
+        assertTrue(RoleStateBuilder.fold(ROLE, cluster.readRoleRecords(ROLE)).lease().isEmpty());
+    }
+
+    @Test
     void aStandbyReportsEachNewLeader() {
         Member a = member("a").start(null);
         advance(0);
