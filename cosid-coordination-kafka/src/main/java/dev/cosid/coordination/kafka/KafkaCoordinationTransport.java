@@ -510,7 +510,7 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
      * commits, so {@code describe} keeps reporting the leader as current between renewals. Transactions of a
      * role run one at a time with its lease writes: keep them short, a renewal waits for them.
      *
-     * <h2>Example</h2>
+     * <h4>Example</h4>
      * <pre>{@code
      * transport.inTransaction(leadership, tx -> tx.send(new ProducerRecord<>("invoices", key, value)));
      * }</pre>
