@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.nio.file.Path;
 import org.springframework.boot.context.properties.bind.BindException;
+import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
@@ -37,10 +38,35 @@ public class CosIdFailureAnalyzer implements FailureAnalyzer {
             }
             if (cause instanceof BindException bind && bind.getName() != null
                     && bind.getName().toString().startsWith("cosid")) {
-                return bindFailure(bind);
+                return bind.getCause() instanceof UnboundConfigurationPropertiesException unbound
+                        ? unknownKeys(bind, unbound) : bindFailure(bind);
             }
         }
         return null;
+    }
+
+    /** Keys under a prefix that refuses the keys it does not know, such as {@code cosid.leadership}. */
+    private static FailureAnalysis unknownKeys(BindException bind, UnboundConfigurationPropertiesException unbound) {
+        String prefix = bind.getName().toString();
+        String keys = unbound.getUnboundProperties().stream()
+                .map(property -> property.getName() + " = '" + property.getValue() + "'")
+                .sorted().collect(java.util.stream.Collectors.joining(", "));
+        String origins = unbound.getUnboundProperties().stream().filter(property -> property.getOrigin() != null)
+                .map(property -> property.getName() + " comes from " + property.getOrigin())
+                .sorted().collect(java.util.stream.Collectors.joining("; "));
+        boolean several = unbound.getUnboundProperties().size() > 1;
+        return new FailureAnalysis(keys + ": unknown key" + (several ? "s" : "") + " under " + prefix,
+                "Remove or correct " + (several ? "them" : "it") + "; " + prefix + " knows " + known(prefix) + "."
+                + (origins.isEmpty() ? "" : " (" + origins + ")"), bind);
+    }
+
+    private static String known(String prefix) {
+        if (prefix.equals("cosid.leadership")) {
+            return "enabled, member, lease, renew, stagger, revoke-margin, retry, timeout, "
+                    + "roles.NAME.{lease,renew,stagger,revoke-margin}, "
+                    + "kafka.{bootstrap-servers,replication-factor,properties.*}, jdbc-fence.{table,create-table}";
+        }
+        return "the keys docs/spring-boot.md lists";
     }
 
     private static FailureAnalysis bindFailure(BindException bind) {

@@ -55,7 +55,7 @@ final class CosIdRuntimeFactory {
             + "cosid.max-wait, cosid.max-lead, cosid.ticking-clock, cosid.acquire-timeout, "
             + "cosid.machine.static.{slot,state-file,ahead,not-before}, "
             + "cosid.generators.NAME.{layout,epoch,unit,timestamp-bits,slot-bits,sequence-bits}, "
-            + "cosid.segments.NAME.{min-step,max-step,prefetch}, cosid.mybatis-plus.*, "
+            + "cosid.segments.NAME.{min-step,max-step,prefetch}, cosid.mybatis-plus.*, cosid.leadership.*, "
             + "cosid.jackson.{enabled,longs}";
 
     private final CosIdProperties properties;
@@ -273,8 +273,10 @@ final class CosIdRuntimeFactory {
                     + fixed.getSlot() + ") takes no store", "Remove cosid.store, or remove cosid.machine.static.slot.");
         }
         if (store == null && !staticSlot) {
+            boolean leadership = environment.getProperty("cosid.leadership.enabled", Boolean.class, false);
             throw new CosIdConfigurationException("cosid.store", null, "the runtime needs a store, or a static slot",
-                    storeAction());
+                    storeAction() + (leadership ? " For leadership without ids, set cosid.enabled=false: "
+                    + "cosid.leadership.enabled alone switches leadership on." : ""));
         }
         if (store != null && !sources.containsKey(store.trim().toLowerCase(Locale.ROOT))) {
             String word = store.trim().toLowerCase(Locale.ROOT);
@@ -421,6 +423,9 @@ final class CosIdRuntimeFactory {
         }
         if (uniform.startsWith("cosid.mybatisplus.")) {
             return true; // bound by cosid-mybatis-plus
+        }
+        if (uniform.startsWith("cosid.leadership.")) {
+            return true; // bound by CosIdLeadershipProperties, which refuses a key it does not know
         }
         if (uniform.startsWith("cosid.segments.")) {
             String field = uniform.substring(uniform.lastIndexOf('.') + 1);
