@@ -1,0 +1,76 @@
+package dev.cosid.spring.boot.app.leader;
+
+import dev.cosid.coordination.FencingToken;
+import dev.cosid.spring.boot.leadership.CosIdLeadership;
+import dev.cosid.spring.boot.leadership.LeaderKafka;
+import dev.cosid.spring.boot.leadership.LeaderOnly;
+import dev.cosid.time.Clock;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.stereotype.Component;
+
+/**
+ * A scheduled job that must run on one instance at a time, as a user would write it: leader-only, and writing its
+ * record through the role's Kafka transactions. Every run is recorded with its instance, token and extent, for the
+ * test that starts two instances in one JVM.
+ */
+@SpringBootApplication(excludeName = {
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+        "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+        "org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration"})
+@EnableScheduling
+public class LeaderApplication {
+
+    /** The runs of both instances in this JVM, in the order they ended. */
+    public static final List<Run> RUNS = Collections.synchronizedList(new ArrayList<>());
+
+    /**
+     * One run of the job.
+     *
+     * @param member the instance
+     * @param token the leadership's token
+     * @param startNanos when it started, on the monotonic clock
+     * @param endNanos when it ended
+     * @param committed whether its Kafka transaction committed
+     */
+    public record Run(String member, FencingToken token, long startNanos, long endNanos, boolean committed) {
+    }
+
+    /** The job. */
+    @Component
+    public static class Ticker {
+        private static final Clock CLOCK = Clock.system();
+        private final LeaderKafka kafka;
+        private final CosIdLeadership leadership;
+        private final String topic;
+
+        public Ticker(LeaderKafka kafka, CosIdLeadership leadership, @Value("${ticker.topic}") String topic) {
+            this.kafka = kafka;
+            this.leadership = leadership;
+            this.topic = topic;
+        }
+
+        @Scheduled(fixedDelay = 100)
+        @LeaderOnly("ticker")
+        public void tick() {
+            long start = CLOCK.monotonicNanos();
+            FencingToken token = CosIdLeadership.current().token();
+            String member = leadership.member().name();
+            boolean committed = false;
+            try {
+                kafka.inTransaction("ticker", tx -> tx.send(new ProducerRecord<>(topic, null,
+                        (member + " " + token).getBytes(StandardCharsets.UTF_8))));
+                committed = true;
+            } finally {
+                RUNS.add(new Run(member, token, start, CLOCK.monotonicNanos(), committed));
+            }
+        }
+    }
+}
