@@ -22,9 +22,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *       bootstrap-servers: kafka-1:9092,kafka-2:9092   # default: spring.kafka.bootstrap-servers
  *     roles:
  *       billing:
- *         lease: 30s
- *       nightly-report: {}                             # a role with the defaults; @LeaderOnly names one too
+ *         lease: 60s
+ *         renew: 20s
  * }</pre>
+ *
+ * <p>A role {@code @LeaderOnly} names needs no key here. A role only the fenced beans use needs one key under
+ * {@code roles.NAME} (say, its lease): Spring Boot drops an empty map ({@code billing: {}}) from YAML.
  */
 @ConfigurationProperties(prefix = "cosid.leadership", ignoreUnknownFields = false)
 public class CosIdLeadershipProperties {
@@ -60,7 +63,10 @@ public class CosIdLeadershipProperties {
     /** How long one call waits on the cluster; the start fails within it when no broker answers. */
     private Duration timeout = Duration.ofSeconds(10);
 
-    /** Roles by name, each with the timing keys it changes; a role named only by @LeaderOnly has the defaults. */
+    /**
+     * Roles by name, each with the timing keys it changes (at least one: YAML drops an empty map); a role @LeaderOnly
+     * names needs no entry and has the defaults.
+     */
     private final Map<String, Role> roles = new LinkedHashMap<>();
 
     /** The Kafka cluster whose transaction coordinator mints each role's epoch. */

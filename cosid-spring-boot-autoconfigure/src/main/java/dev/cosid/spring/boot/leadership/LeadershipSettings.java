@@ -11,6 +11,7 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,7 @@ record LeadershipSettings(MemberId member, Duration retry, Duration timeout, Rol
                     entry.getValue() != null ? entry.getValue() : new CosIdLeadershipProperties.Role()));
         }
         return new LeadershipSettings(member, properties.getRetry(), properties.getTimeout(), defaults,
-                Map.copyOf(configured));
+                Collections.unmodifiableMap(configured));
     }
 
     /** Returns the policy of a role: its own if configured, else the defaults. */

@@ -14,13 +14,18 @@ import dev.cosid.spring.boot.CosIdAutoConfiguration;
 import dev.cosid.spring.boot.CosIdConfigurationException;
 import dev.cosid.spring.boot.CosIdFailureAnalyzer;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.env.PropertySource;
+import org.springframework.core.io.ByteArrayResource;
 import org.springframework.mock.env.MockEnvironment;
 
 /** The cosid.leadership.* properties, their defaults, and every kind of bad value, through Spring Boot's runner. */
@@ -83,6 +88,26 @@ class LeadershipPropertiesTest {
         runner.withPropertyValues("cosid.leadership.enabled=true", "server.port=0").run(context ->
                 assertThat(context.getBean(CosIdLeadership.class).member().name())
                         .endsWith(":" + ProcessHandle.current().pid()).doesNotContain("@"));
+    }
+
+    @Test
+    void aRoleInYamlNeedsOneKeySinceSpringBootDropsAnEmptyMap() throws Exception {
+        String yaml = """
+                cosid:
+                  leadership:
+                    enabled: true
+                    roles:
+                      dropped: {}
+                      nightly-report:
+                        lease: 30s
+                      billing:
+                        lease: 60s
+                """;
+        List<PropertySource<?>> sources = new YamlPropertySourceLoader().load("application.yml",
+                new ByteArrayResource(yaml.getBytes(StandardCharsets.UTF_8)));
+        runner.withInitializer(context -> sources.forEach(context.getEnvironment().getPropertySources()::addFirst))
+                .run(context -> assertThat(context.getBean(CosIdLeadership.class).roles())
+                        .containsExactly(Role.of("nightly-report"), Role.of("billing")));
     }
 
     @Test
