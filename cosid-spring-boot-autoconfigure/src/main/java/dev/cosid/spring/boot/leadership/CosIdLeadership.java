@@ -169,8 +169,20 @@ public final class CosIdLeadership implements SmartLifecycle, DisposableBean {
         return elector == null ? Optional.empty() : elector.leader();
     }
 
-    /** Returns the live leadership of a role or throws, for a fenced path. */
+    /**
+     * Returns the live leadership of a role or throws, for a fenced path. Inside a {@link LeaderOnly} call of the
+     * role it is the call's own leadership, never a later one of this member: a call that outlived its leadership
+     * must not write under the next.
+     */
     Leadership requireLeading(String role, String path) {
+        Leadership own = CURRENT.get();
+        if (own != null && own.role().name().equals(role)) {
+            if (!own.live()) {
+                refused(own.role(), path);
+                own.requireLive(); // throws, naming why the leadership ended
+            }
+            return own;
+        }
         Optional<Leadership> leadership = leadership(role);
         if (leadership.isEmpty()) {
             FencedException refused = new FencedException(member() + " does not lead role '" + role

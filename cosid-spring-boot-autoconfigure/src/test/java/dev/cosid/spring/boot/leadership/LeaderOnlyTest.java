@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import ch.qos.logback.classic.Level;
 import dev.cosid.coordination.CoordinationTransport;
+import dev.cosid.coordination.FencedException;
 import dev.cosid.coordination.FencingToken;
 import dev.cosid.coordination.InMemoryTransport;
 import dev.cosid.coordination.Revocation;
+import dev.cosid.coordination.Role;
 import dev.cosid.spring.boot.CosIdFailureAnalyzer;
 import dev.cosid.testkit.Await;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -220,6 +222,55 @@ class LeaderOnlyTest {
         Ticker ticker() {
             return new Ticker();
         }
+    }
+
+    /** A leader-only call that ignores its interrupt, then asks for its role's fenced path. */
+    public static class Stubborn {
+        @LeaderOnly("jobs")
+        public void outlive(CountDownLatch entered, CountDownLatch release, CosIdLeadership leadership,
+                            List<Object> outcome) {
+            entered.countDown();
+            boolean released = false;
+            while (!released) {
+                try {
+                    released = release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    outcome.add("interrupted");
+                }
+            }
+            try {
+                outcome.add(leadership.requireLeading("jobs", "test").token());
+            } catch (FencedException refused) {
+                outcome.add(refused);
+            }
+        }
+    }
+
+    @Test
+    void aCallThatOutlivedItsLeadershipIsNotAdmittedUnderTheNextOneOfTheSameMember() {
+        member("a").withBean(Stubborn.class).run(a -> {
+            CosIdLeadership leadership = leadership(a);
+            Await.until(() -> leadership.leading("jobs"), Duration.ofSeconds(10), "a leads jobs");
+            FencingToken first = leadership.leadership("jobs").orElseThrow().token();
+            CountDownLatch entered = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            List<Object> outcome = Collections.synchronizedList(new ArrayList<>());
+            Future<?> call = calls.submit(() -> a.getBean(Stubborn.class).outlive(entered, release, leadership,
+                    outcome));
+            assertTrue(entered.await(10, TimeUnit.SECONDS), "the call entered");
+
+            transport.acquireEpoch(Role.of("jobs")); // a newer epoch: a's next renewal is fenced
+            Await.until(() -> leadership.leadership("jobs").map(l -> !l.token().equals(first)).orElse(false),
+                    Duration.ofSeconds(10), "a leads again, under a newer epoch");
+            release.countDown();
+            call.get(10, TimeUnit.SECONDS);
+            assertEquals("interrupted", outcome.get(0), "the fenced leadership interrupted the call");
+            assertThat(outcome.get(outcome.size() - 1)).isInstanceOf(FencedException.class);
+            assertThat(((FencedException) outcome.get(outcome.size() - 1)).getMessage())
+                    .contains("with token " + first + " was revoked");
+            assertEquals(1.0, a.getBean(MeterRegistry.class).get("cosid.leadership.revocations").tag("role", "jobs")
+                    .tag("reason", "fenced").counter().count());
+        });
     }
 
     /** A leader-only method that returns a value. */
