@@ -32,7 +32,8 @@ import org.springframework.context.annotation.Configuration;
  * }</pre>
  */
 @AutoConfiguration(after = CosIdLeadershipAutoConfiguration.class)
-@ConditionalOnClass(name = {"dev.cosid.coordination.Elector", "org.springframework.boot.actuate.health.HealthIndicator"})
+@ConditionalOnClass(name = {"dev.cosid.coordination.Elector",
+        "org.springframework.boot.actuate.health.HealthIndicator"})
 @ConditionalOnBean(CosIdLeadership.class)
 public class CosIdLeadershipBoot3AutoConfiguration {
 

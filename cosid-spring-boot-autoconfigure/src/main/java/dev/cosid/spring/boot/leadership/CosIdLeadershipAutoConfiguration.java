@@ -170,8 +170,9 @@ public class CosIdLeadershipAutoConfiguration {
 
         @Bean
         Object cosIdLeadershipUnavailable() {
-            throw new CosIdConfigurationException(ENABLED, "true", "leadership needs dev.cosid:cosid-coordination-kafka "
-                    + "(the elector, the Kafka transport and kafka-clients), which is not on the class path",
+            throw new CosIdConfigurationException(ENABLED, "true", "leadership needs "
+                    + "dev.cosid:cosid-coordination-kafka (the elector, the Kafka transport and kafka-clients), which is "
+                    + "not on the class path",
                     "Add the dependency dev.cosid:cosid-coordination-kafka, or set " + ENABLED + "=false.");
         }
     }

@@ -15,14 +15,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The listener of one role's elector: opens and shuts the role's {@link RoleGate}, remembers what the health reports (the last failed call, when this member
- * challenges, its rank) without asking the cluster, logs the transitions, and passes every call on to the meters,
- * the application's events and the application's {@link ElectionListener} beans, each on its own so that one that
- * throws does not keep the call from the others.
+ * The listener of one role's elector: opens and shuts the role's {@link RoleGate}, remembers what the health
+ * reports (the last failed call, when this member challenges, its rank) without asking the cluster, logs the
+ * transitions, and passes every call on to the meters, the application's events and the application's
+ * {@link ElectionListener} beans, each on its own so that one that throws does not keep the call from the others.
  *
  * <h2>Example</h2>
  * <pre>{@code
- * Elector.builder(transport, role, member).listener(new RoleWatch(role, gate, clock, listeners, events::publishEvent, this));
+ * RoleWatch watch = new RoleWatch(role, gate, clock, listeners, events::publishEvent, leadership);
+ * Elector.builder(transport, role, member).listener(watch);
  * }</pre>
  */
 final class RoleWatch implements ElectionListener {
