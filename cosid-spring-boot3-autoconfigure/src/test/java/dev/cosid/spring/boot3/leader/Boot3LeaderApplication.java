@@ -35,10 +35,11 @@ public class Boot3LeaderApplication {
      *
      * @param member the instance
      * @param token the leadership's token
+     * @param startMillis when it started, on the wall clock
      * @param startNanos when it started, on the monotonic clock
      * @param endNanos when it ended
      */
-    public record Run(String member, FencingToken token, long startNanos, long endNanos) {
+    public record Run(String member, FencingToken token, long startMillis, long startNanos, long endNanos) {
     }
 
     /** The job. */
@@ -58,6 +59,7 @@ public class Boot3LeaderApplication {
         @Scheduled(fixedDelay = 100)
         @LeaderOnly("ticker")
         public void tick() {
+            long startMillis = CLOCK.nowMillis();
             long start = CLOCK.monotonicNanos();
             FencingToken token = CosIdLeadership.current().token();
             String member = leadership.member().name();
@@ -65,7 +67,7 @@ public class Boot3LeaderApplication {
                 kafka.inTransaction("ticker", tx -> tx.send(new ProducerRecord<>(topic, null,
                         (member + " " + token).getBytes(StandardCharsets.UTF_8))));
             } finally {
-                RUNS.add(new Run(member, token, start, CLOCK.monotonicNanos()));
+                RUNS.add(new Run(member, token, startMillis, start, CLOCK.monotonicNanos()));
             }
         }
     }

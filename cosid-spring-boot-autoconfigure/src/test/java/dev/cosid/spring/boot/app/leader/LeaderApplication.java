@@ -36,11 +36,12 @@ public class LeaderApplication {
      *
      * @param member the instance
      * @param token the leadership's token
+     * @param startMillis when it started, on the wall clock
      * @param startNanos when it started, on the monotonic clock
      * @param endNanos when it ended
      * @param committed whether its Kafka transaction committed
      */
-    public record Run(String member, FencingToken token, long startNanos, long endNanos, boolean committed) {
+    public record Run(String member, FencingToken token, long startMillis, long startNanos, long endNanos, boolean committed) {
     }
 
     /** The job. */
@@ -60,6 +61,7 @@ public class LeaderApplication {
         @Scheduled(fixedDelay = 100)
         @LeaderOnly("ticker")
         public void tick() {
+            long startMillis = CLOCK.nowMillis();
             long start = CLOCK.monotonicNanos();
             FencingToken token = CosIdLeadership.current().token();
             String member = leadership.member().name();
@@ -69,7 +71,7 @@ public class LeaderApplication {
                         (member + " " + token).getBytes(StandardCharsets.UTF_8))));
                 committed = true;
             } finally {
-                RUNS.add(new Run(member, token, start, CLOCK.monotonicNanos(), committed));
+                RUNS.add(new Run(member, token, startMillis, start, CLOCK.monotonicNanos(), committed));
             }
         }
     }
