@@ -151,7 +151,16 @@ public class CosIdLeadershipProperties {
         return jdbcFence;
     }
 
-    /** One role's timing; a key left out takes the value of the same key under cosid.leadership. */
+    /**
+     * {@code cosid.leadership.roles.NAME.*}: one role's timing; a key left out takes the value of the same key
+     * under {@code cosid.leadership}.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.leadership.roles.billing.lease: 60s
+     * cosid.leadership.roles.billing.renew: 20s
+     * }</pre>
+     */
     public static class Role {
 
         /** The role's lease duration. */
@@ -199,7 +208,15 @@ public class CosIdLeadershipProperties {
         }
     }
 
-    /** The Kafka cluster to elect on. */
+    /**
+     * {@code cosid.leadership.kafka.*}: the Kafka cluster to elect on.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.leadership.kafka.bootstrap-servers: kafka-1:9092,kafka-2:9092
+     * cosid.leadership.kafka.properties.security.protocol: SASL_SSL
+     * }</pre>
+     */
     public static class Kafka {
 
         /** The cluster's brokers, host:port; default spring.kafka.bootstrap-servers when that is set. */
@@ -232,7 +249,15 @@ public class CosIdLeadershipProperties {
         }
     }
 
-    /** The fence table. */
+    /**
+     * {@code cosid.leadership.jdbc-fence.*}: the fence table of the {@code leaderJdbcFence} bean.
+     *
+     * <h2>Example</h2>
+     * <pre>{@code
+     * cosid.leadership.jdbc-fence.table: billing.leader_fence
+     * cosid.leadership.jdbc-fence.create-table: false   # the schema is managed elsewhere
+     * }</pre>
+     */
     public static class JdbcFence {
 
         /** The fence table's name, optionally schema.table. */
