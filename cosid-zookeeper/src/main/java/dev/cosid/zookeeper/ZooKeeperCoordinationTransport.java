@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -35,8 +36,9 @@ import org.apache.zookeeper.data.Stat;
  *       strictly greater than every token minted before, never reused while a quorum survives.</li>
  *   <li>{@link #writeLease} and {@link #clearLease} write only when the record read names the writer's fence;
  *       the version check makes that read the record the write replaces.</li>
- *   <li>{@link #readRoleRecords} is one read of one znode, so one snapshot. Reads go to the server the client is
- *       connected to, which has every write of this client's session.</li>
+ *   <li>{@link #readRoleRecords} is one read of one znode, so one snapshot, after a {@code sync} that brings the
+ *       server the client is connected to up to date with the leader: a standby never decides on a lease older
+ *       than the newest committed one.</li>
  * </ul>
  *
  * <p>The lease's instants are the writer's, as the client granted them; ZooKeeper stamps its leader's clock on
@@ -163,6 +165,7 @@ public final class ZooKeeperCoordinationTransport implements CoordinationTranspo
 
     private RoleRecord read(String what, Role role) {
         return call(what, () -> {
+            sync(path(role));
             try {
                 return RoleRecord.decode(role, client.getData().forPath(path(role)));
             } catch (KeeperException.NoNodeException missing) {
@@ -176,6 +179,7 @@ public final class ZooKeeperCoordinationTransport implements CoordinationTranspo
         return call("list the roles", () -> {
             Set<Role> roles = new TreeSet<>();
             List<String> children;
+            sync(ROLES);
             try {
                 children = client.getChildren().forPath(ROLES);
             } catch (KeeperException.NoNodeException none) {
@@ -188,6 +192,18 @@ public final class ZooKeeperCoordinationTransport implements CoordinationTranspo
             }
             return roles;
         });
+    }
+
+    /**
+     * Brings the server this client is connected to up to date with the leader before a read: a follower answers
+     * reads from what it has applied, which may lag the quorum, and a standby that read an older lease would
+     * challenge before the holder's deadline. A server that cannot reach the leader holds the sync until the bound
+     * ends the call.
+     */
+    private void sync(String path) throws Exception {
+        CountDownLatch synced = new CountDownLatch(1);
+        client.sync().inBackground((curator, event) -> synced.countDown()).forPath(path);
+        synced.await();
     }
 
     /** Runs work within the store's bound; a refusal of the coordination rules (a fence) comes out as it is. */
