@@ -45,6 +45,7 @@ class StoreElectorSimulationTest {
                 : ElectorSimulation.Options.DEFAULT);
         List<String> failures = new ArrayList<>();
         Map<String, Integer> faults = new TreeMap<>();
+        long elections = 0;
         long takeovers = 0;
         long measured = 0;
         long worst = Long.MIN_VALUE;
@@ -56,6 +57,7 @@ class StoreElectorSimulationTest {
             if (single >= 0) {
                 report.trace().forEach(System.out::println);
             }
+            elections += report.elections();
             takeovers += report.takeovers();
             measured += report.failoversMeasured();
             worst = Math.max(worst, report.worstFailoverPastBoundMillis());
@@ -72,7 +74,7 @@ class StoreElectorSimulationTest {
             }
         }
         System.out.println("elector simulation on the JDBC transport (H2 in memory): " + seeds + " seeds x " + seconds
-                + " s virtual; takeovers " + takeovers + "; fenced writes accepted " + writes + ", refused " + refused
+                + " s virtual; elections " + elections + ", takeovers " + takeovers + "; fenced writes accepted " + writes + ", refused " + refused
                 + "; overlaps after a pause (fenced work only) " + overlapsAfterPause + "; failovers measured "
                 + measured + ", worst relative to its bound " + worst + " ms; seeds with a violation "
                 + failures.size() + "; faults " + faults);
