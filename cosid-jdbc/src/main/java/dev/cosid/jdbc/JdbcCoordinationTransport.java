@@ -62,8 +62,8 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
     /** How often a statement that the database rolled back (a deadlock, a lost race to insert a row) runs again. */
     private static final int ATTEMPTS = 20;
 
+    /** The connections, bounds and checks of the id store of the same URL; closed with the transport. */
     private final JdbcLeaseStore store;
-    private final boolean ownsStore;
     private final NamedSql mint;
     private final NamedSql nextSequence;
     private final NamedSql registerInOne;
@@ -75,9 +75,8 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
     private final NamedSql fence;
     private final NamedSql roles;
 
-    JdbcCoordinationTransport(JdbcLeaseStore store, boolean createSchema, boolean ownsStore) {
+    JdbcCoordinationTransport(JdbcLeaseStore store, boolean createSchema) {
         this.store = Objects.requireNonNull(store, "store");
-        this.ownsStore = ownsStore;
         LeaderSql sql = new LeaderSql(store.dialect());
         this.mint = NamedSql.parse(sql.mint());
         this.nextSequence = NamedSql.parse(sql.nextSequence());
@@ -103,9 +102,7 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
                 verify(sql);
             }
         } catch (RuntimeException e) {
-            if (ownsStore) {
-                store.close();
-            }
+            store.close();
             throw e instanceof LeaseStoreException ? failure(e) : e;
         }
     }
@@ -128,7 +125,7 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
         } catch (LeaseStoreException e) {
             throw failure(e);
         }
-        return new JdbcCoordinationTransport(connected.store(), connected.createSchema(), true);
+        return new JdbcCoordinationTransport(connected.store(), connected.createSchema());
     }
 
     /**
@@ -141,7 +138,7 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
      */
     public static JdbcCoordinationTransport on(DataSource dataSource) {
         try {
-            return new JdbcCoordinationTransport(JdbcLeaseStore.on(dataSource, false), true, true);
+            return new JdbcCoordinationTransport(JdbcLeaseStore.on(dataSource, false), true);
         } catch (LeaseStoreException e) {
             throw failure(e);
         }
@@ -389,9 +386,7 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
 
     @Override
     public void close() {
-        if (ownsStore) {
-            store.close();
-        }
+        store.close();
     }
 
     @Override

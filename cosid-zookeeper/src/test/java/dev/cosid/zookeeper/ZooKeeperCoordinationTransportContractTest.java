@@ -1,6 +1,7 @@
 package dev.cosid.zookeeper;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.CoordinationTransport;
@@ -31,5 +32,13 @@ class ZooKeeperCoordinationTransportContractTest extends CoordinationTransportCo
         transport.register(awkward, MemberId.of("m"), 1);
         assertTrue(transport.roles().containsAll(Set.of(awkward)), transport.roles().toString());
         assertEquals(1, transport.readRoleRecords(awkward).size());
+    }
+
+    @Test
+    void aMalformedUrlIsRefusedBeforeAnyConnection() {
+        IllegalArgumentException port = assertThrows(IllegalArgumentException.class,
+                () -> CoordinationTransports.open("zookeeper://127.0.0.1:99999/app"));
+        assertEquals("port '99999' of host 127.0.0.1 in store URL 'zookeeper://127.0.0.1:99999/app' is not a number "
+                + "from 1 to 65535", port.getMessage());
     }
 }
