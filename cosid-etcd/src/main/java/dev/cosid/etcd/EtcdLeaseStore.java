@@ -88,6 +88,8 @@ public final class EtcdLeaseStore implements LeaseStore {
 
     private final Client client;
     private final KV kv;
+    /** {@code /PREFIX/cosid/}, or {@code /cosid/} without a prefix: where every key of CosId lives. */
+    private final String top;
     private final String root;
     private final String description;
     private final Clock clock;
@@ -112,7 +114,8 @@ public final class EtcdLeaseStore implements LeaseStore {
     EtcdLeaseStore(Client client, String prefix, String description, Clock clock) {
         this.client = client;
         this.kv = client.getKVClient();
-        this.root = (prefix.isEmpty() ? "" : "/" + prefix) + "/cosid/namespaces/";
+        this.top = (prefix.isEmpty() ? "" : "/" + prefix) + "/cosid/";
+        this.root = top + "namespaces/";
         this.description = description;
         this.clock = clock;
         try {
@@ -323,9 +326,25 @@ public final class EtcdLeaseStore implements LeaseStore {
         Optional<SlotRecord> apply(SlotRecord current, long now);
     }
 
-    /** Waits for one etcd call (one round trip) within the bound: {@link #TIMEOUT}, or a sixth of the ttl. */
-    private <T> T await(String what, CompletableFuture<T> call) {
+    /**
+     * Waits for one etcd call (one round trip) within the bound: {@link #TIMEOUT}, or a sixth of the ttl.
+     *
+     * @param what the operation, for messages
+     * @param call the call
+     * @return its answer
+     */
+    <T> T await(String what, CompletableFuture<T> call) {
         return await(what, call, Duration.ofMillis(boundMillis));
+    }
+
+    /** Returns the key-value client, for the leadership transport, which waits for each call with {@link #await}. */
+    KV kv() {
+        return kv;
+    }
+
+    /** Returns {@code /PREFIX/cosid/} (or {@code /cosid/}): the leadership transport keeps its keys beside the ids'. */
+    String top() {
+        return top;
     }
 
     private <T> T await(String what, CompletableFuture<T> call, Duration bound) {

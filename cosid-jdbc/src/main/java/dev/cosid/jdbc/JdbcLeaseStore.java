@@ -132,6 +132,16 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
                    AutoCloseable onClose, SqliteFile file, String leafTable, boolean requireSynchronous) {
+        this(dataSource, dialect, description, createSchema, onClose, file, leafTable, requireSynchronous, true);
+    }
+
+    /**
+     * Creates a store as above; without {@code idTables} it neither creates nor checks the id tables, for a
+     * leadership transport that uses only its connections, bounds and checks ({@link JdbcCoordinationTransport}).
+     */
+    JdbcLeaseStore(DataSource dataSource, JdbcDialect dialect, String description, boolean createSchema,
+                   AutoCloseable onClose, SqliteFile file, String leafTable, boolean requireSynchronous,
+                   boolean idTables) {
         this.requireSynchronous = requireSynchronous;
         this.leaf = leafTable == null ? null : new LeafAllocTable(dataSource, leafTable, description);
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
@@ -154,9 +164,9 @@ public final class JdbcLeaseStore implements LeaseStore {
                 return null;
             });
         }
-        if (createSchema) {
+        if (idTables && createSchema) {
             createSchema();
-        } else {
+        } else if (idTables) {
             verifySchema();
         }
         if (leaf != null) {
@@ -219,6 +229,11 @@ public final class JdbcLeaseStore implements LeaseStore {
      * @throws LeaseStoreException when the database cannot be reached or is of another kind
      */
     public static JdbcLeaseStore on(DataSource dataSource) {
+        return on(dataSource, true);
+    }
+
+    /** Opens a store on an application's data source; without {@code idTables} for a leadership transport. */
+    static JdbcLeaseStore on(DataSource dataSource, boolean idTables) {
         Objects.requireNonNull(dataSource, "dataSource");
         String product;
         String url;
@@ -243,7 +258,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             throw new LeaseStoreException("the data source's database '" + product + "' (" + LeaseStores.redact(url)
                     + ") has no CosId dialect; known: SQLite, PostgreSQL, MariaDB, MySQL, H2");
         }
-        return new JdbcLeaseStore(dataSource, dialect, LeaseStores.redact(url), true);
+        return new JdbcLeaseStore(dataSource, dialect, LeaseStores.redact(url), true, null, null, null, false, idTables);
     }
 
     /** Returns the dialect. */
@@ -454,7 +469,7 @@ public final class JdbcLeaseStore implements LeaseStore {
      * standby the cancel ended has committed on the primary only (PostgreSQL warns "canceling wait for
      * synchronous replication"): it fails here, so the keeper never counts on a window only this primary knows.
      */
-    private <T> T bounded(Connection connection, Statement statement, SqlCall<T> call) throws SQLException {
+    <T> T bounded(Connection connection, Statement statement, SqlCall<T> call) throws SQLException {
         long bound = boundMillis;
         java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
         java.util.concurrent.atomic.AtomicBoolean cancelled = new java.util.concurrent.atomic.AtomicBoolean();
@@ -507,7 +522,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     /** Runs one write: with {@link #requireSynchronous}, only on a primary that commits synchronously. */
-    private <T> T write(String what, SqlWork<T> work) {
+    <T> T write(String what, SqlWork<T> work) {
         if (!requireSynchronous) {
             return run(what, work);
         }
@@ -522,7 +537,7 @@ public final class JdbcLeaseStore implements LeaseStore {
      * operation on a file that was deleted, replaced or truncated meanwhile never counts; an error that
      * means the tables or the file are gone is a {@link StoreDataLostException}.
      */
-    private <T> T run(String what, SqlWork<T> work) {
+    <T> T run(String what, SqlWork<T> work) {
         if (file != null) {
             file.check();
         }
@@ -752,13 +767,15 @@ public final class JdbcLeaseStore implements LeaseStore {
         return "JdbcLeaseStore[" + description + "]";
     }
 
+    /** One call to the driver, bounded by {@link #bounded}. */
     @FunctionalInterface
-    private interface SqlCall<T> {
+    interface SqlCall<T> {
         T run() throws SQLException;
     }
 
+    /** The work of one operation on one connection, run by {@link #run} or {@link #write}. */
     @FunctionalInterface
-    private interface SqlWork<T> {
+    interface SqlWork<T> {
         T run(Connection connection) throws SQLException;
     }
 }

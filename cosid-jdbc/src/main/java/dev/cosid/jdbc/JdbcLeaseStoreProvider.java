@@ -57,13 +57,34 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
 
     @Override
     public LeaseStore open(String url) {
+        return connect(url, true).store();
+    }
+
+    /**
+     * A store opened from a URL, and whether the URL lets it create missing tables.
+     *
+     * @param store the store
+     * @param createSchema false when the URL says {@code createSchema=false}
+     */
+    record Connected(JdbcLeaseStore store, boolean createSchema) {
+    }
+
+    /**
+     * Opens the store of a URL: checked, with its options, pool, dialect and synchronous-standby check.
+     *
+     * @param url the store URL
+     * @param idTables whether to create (or check) the id tables; a leadership transport opens the store for its
+     *     connections only, and SQLite gets them always, since its file guard knows a CosId file by them
+     * @return the store and its schema option
+     */
+    static Connected connect(String url, boolean idTables) {
         String lower = url.toLowerCase(Locale.ROOT);
         if (lower.startsWith("sqlite:") || lower.startsWith("jdbc:sqlite:")) {
             if (lower.contains("leaftable=")) {
                 throw new IllegalArgumentException("leafTable works on PostgreSQL, MariaDB/MySQL and H2 store URLs, where "
                         + "Leaf keeps its table; not on sqlite:");
             }
-            return sqlite(url.substring(url.indexOf("sqlite:") + "sqlite:".length()), url);
+            return new Connected(sqlite(url.substring(url.indexOf("sqlite:") + "sqlite:".length()), url), true);
         }
         boolean createSchema = true;
         String jdbcUrl = url;
@@ -119,8 +140,8 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         String description = LeaseStores.redact(url);
         HikariDataSource pool = pool(jdbcUrl, description, url);
         try {
-            return new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null, leafTable,
-                    dialect == JdbcDialect.POSTGRESQL && hosts > 1 && !allowRepeats);
+            return new Connected(new JdbcLeaseStore(pool, dialect, description, createSchema, pool, null, leafTable,
+                    dialect == JdbcDialect.POSTGRESQL && hosts > 1 && !allowRepeats, idTables), createSchema);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
@@ -253,7 +274,7 @@ public final class JdbcLeaseStoreProvider implements LeaseStoreProvider {
         return URLDecoder.decode(text.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
-    private static LeaseStore sqlite(String path, String url) {
+    private static JdbcLeaseStore sqlite(String path, String url) {
         if (path.isBlank()) {
             throw new IllegalArgumentException("store URL '" + url + "' names no file; use sqlite:PATH");
         }

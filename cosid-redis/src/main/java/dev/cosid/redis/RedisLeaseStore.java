@@ -324,6 +324,21 @@ public final class RedisLeaseStore implements LeaseStore {
     }
 
     private List<Object> script(String what, String script, String[] keys, String... args) {
+        return script(what, script, keys, script != RedisScripts.READ, args);
+    }
+
+    /**
+     * Runs a script by its digest within the store's bound; a {@code write} whose reply says it applied waits for
+     * {@code waitReplicas} replicas as every write of the store does, and fails when they do not confirm it.
+     *
+     * @param what the operation, for messages
+     * @param script the script
+     * @param keys its keys, all in one hash slot
+     * @param write whether the script may write
+     * @param args its arguments
+     * @return the reply; null, or a list whose first element is null, when the script's condition failed
+     */
+    List<Object> script(String what, String script, String[] keys, boolean write, String... args) {
         long bound = boundMillis;
         // the digest is computed here, and a node that lacks the script gets it through EVAL on the keys' node:
         // SCRIPT LOAD on a cluster goes to every node, and one node cut off would fail every load
@@ -337,7 +352,7 @@ public final class RedisLeaseStore implements LeaseStore {
             }
             reply = call(what, bound, () -> commands.<List<Object>>eval(script, ScriptOutputType.MULTI, keys, args));
         }
-        if (applied(reply) && waitReplicas > 0 && script != RedisScripts.READ) {
+        if (applied(reply) && waitReplicas > 0 && write) {
             // the same connection ran the write, so WAIT counts the replicas that have it; a write the replicas
             // did not confirm fails, so the keeper never counts on a window only this primary knows
             long wait = Math.min(waitTimeoutMillis, ttlBoundMillis);
@@ -363,6 +378,22 @@ public final class RedisLeaseStore implements LeaseStore {
 
     private java.util.function.Supplier<RedisFuture<List<Object>>> evalsha(String sha, String[] keys, String... args) {
         return () -> commands.<List<Object>>evalsha(sha, ScriptOutputType.MULTI, keys, args);
+    }
+
+    /**
+     * Sends one command and waits for its answer within the store's bound.
+     *
+     * @param what the operation, for messages
+     * @param command sends the command
+     * @return the answer
+     */
+    <T> T call(String what, java.util.function.Supplier<RedisFuture<T>> command) {
+        return call(what, boundMillis, command);
+    }
+
+    /** Returns the commands of the store's connection, for the leadership transport's reads. */
+    RedisClusterAsyncCommands<String, String> commands() {
+        return commands;
     }
 
     /** Sends one command and waits for its answer at most {@code boundMillis}; a late answer is cancelled. */

@@ -20,14 +20,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * One seeded run of real {@link Elector}s on a virtual timeline. Two to four members campaign for one role on
- * the {@link InMemoryTransport}, each on a clock of its own within {@code ±maxOffset} of the timeline (so any
+ * the {@link InMemoryTransport}, or on a store's transport ({@link Options#withCluster}), each on a clock of its own within {@code ±maxOffset} of the timeline (so any
  * two differ by at most {@code 2 * maxOffset}, which the revoke margin exceeds), on a scheduler that honours
  * pauses and crashes, with every cluster call made on the scheduler's step ({@code callExecutor(Runnable::run)}).
  * Faults: members paused (some past their lease), crashed and restarted as a new elector with the same member
@@ -73,11 +75,21 @@ public final class ElectorSimulation {
      * @param maxOffsetMillis how far each clock may be from the timeline, or -1 to draw it below half the margin
      * @param fenceCompares whether the fenced resource compares tokens (false: a broken resource)
      * @param trace whether the report carries the run's events
+     * @param cluster opens the shared cluster of one run, which the run closes at its end
+     * @param clusterName what the cluster is, for the report's settings
      */
-    public record Options(Duration revokeMargin, long maxOffsetMillis, boolean fenceCompares, boolean trace) {
+    public record Options(Duration revokeMargin, long maxOffsetMillis, boolean fenceCompares, boolean trace,
+                          Supplier<CoordinationTransport> cluster, String clusterName) {
 
-        /** Drawn settings, a resource that compares tokens, no trace. */
-        public static final Options DEFAULT = new Options(null, -1, true, false);
+        /** Drawn settings, a resource that compares tokens, no trace, the {@link InMemoryTransport}. */
+        public static final Options DEFAULT = new Options(null, -1, true, false, InMemoryTransport::new,
+                "the in-memory transport");
+
+        /** Checks the cluster. */
+        public Options {
+            Objects.requireNonNull(cluster, "cluster");
+            Objects.requireNonNull(clusterName, "clusterName");
+        }
 
         /**
          * Returns these options with a fixed revoke margin and clock offset bound, which may break the rule
@@ -88,17 +100,30 @@ public final class ElectorSimulation {
          * @return the options
          */
         public Options withMarginAndOffset(Duration margin, Duration maxOffset) {
-            return new Options(margin, maxOffset.toMillis(), fenceCompares, trace);
+            return new Options(margin, maxOffset.toMillis(), fenceCompares, trace, cluster, clusterName);
         }
 
         /** Returns these options with a fenced resource that accepts every write, whatever its token. */
         public Options withUncomparingFence() {
-            return new Options(revokeMargin, maxOffsetMillis, false, trace);
+            return new Options(revokeMargin, maxOffsetMillis, false, trace, cluster, clusterName);
         }
 
         /** Returns these options with the run's events in the report. */
         public Options withTrace() {
-            return new Options(revokeMargin, maxOffsetMillis, fenceCompares, true);
+            return new Options(revokeMargin, maxOffsetMillis, fenceCompares, true, cluster, clusterName);
+        }
+
+        /**
+         * Returns these options with another cluster: a store's transport, whose mints, fences and records the
+         * electors then go through. Each call of {@code opener} must open a fresh, empty cluster, and every call
+         * on it must be deterministic: an embedded database answering on the calling thread, say.
+         *
+         * @param name what the cluster is, for the report's settings
+         * @param opener opens the cluster of one run
+         * @return the options
+         */
+        public Options withCluster(String name, Supplier<CoordinationTransport> opener) {
+            return new Options(revokeMargin, maxOffsetMillis, fenceCompares, trace, opener, name);
         }
     }
 
@@ -187,7 +212,7 @@ public final class ElectorSimulation {
     private final Options options;
     private final Random random;
     private final VirtualTime time = new VirtualTime();
-    private final InMemoryTransport cluster = new InMemoryTransport();
+    private final CoordinationTransport cluster;
     private final Recording recording = new Recording();
     private final Settings settings;
     private final FencedResource resource;
@@ -235,6 +260,7 @@ public final class ElectorSimulation {
         this.settings = new Settings(count, config, retry, margin, maxOffset, 20 + random.nextInt(180),
                 1_000 + random.nextInt(3_000));
         this.resource = new FencedResource(options.fenceCompares());
+        this.cluster = options.cluster().get();
     }
 
     /**
@@ -257,11 +283,16 @@ public final class ElectorSimulation {
      * @return the report
      */
     public static Report run(long seed, Duration duration, Options options) {
-        return new ElectorSimulation(seed, options).simulate(duration.toNanos());
+        ElectorSimulation simulation = new ElectorSimulation(seed, options);
+        try {
+            return simulation.simulate(duration.toNanos());
+        } finally {
+            simulation.cluster.close();
+        }
     }
 
     private Report simulate(long endNanos) {
-        note("settings: " + settings);
+        note("settings: " + settings + ", on " + options.clusterName());
         for (int i = 0; i < settings.members(); i++) {
             SimClock clock = new SimClock(time, EPOCH_MILLIS);
             Member member = new Member(MemberId.of("m" + i), clock);
@@ -290,7 +321,7 @@ public final class ElectorSimulation {
         faults.put("calls lost before they applied", (int) callFailures[SimLink.LOST_BEFORE]);
         faults.put("calls applied with the answer lost", (int) callFailures[SimLink.ANSWER_LOST]);
         faults.put("calls refused while cut off", (int) callFailures[SimLink.REFUSED_CUT_OFF]);
-        return new Report(seed, settings.toString(), elections, takeovers, (int) failover[0], failover[1],
+        return new Report(seed, settings + ", on " + options.clusterName(), elections, takeovers, (int) failover[0], failover[1],
                 resource.accepted().size(), resource.refused(), unfencedActions, overlapsAfterPause,
                 frozenPastDeadline, faults, violations, trace);
     }

@@ -63,6 +63,17 @@ public abstract class CoordinationTransportContract {
      */
     protected abstract CoordinationTransport createTransport();
 
+    /**
+     * Opens a second client of the same cluster as {@link #transport}, as another process would; the test closes
+     * it. The default calls {@link #createTransport()}, which for a real cluster is another client of it; a
+     * transport that is its own cluster returns {@link #transport}.
+     *
+     * @return a transport to the same cluster
+     */
+    protected CoordinationTransport createPeer() {
+        return createTransport();
+    }
+
     @BeforeEach
     void openTransport() {
         transport = createTransport();
@@ -100,6 +111,41 @@ public abstract class CoordinationTransportContract {
         assertThrows(FencedException.class, () -> transport.clearLease(role, old));
         transport.writeLease(role, newer, CONFIG.grant(member, newer, clock.nowMillis()));
         transport.clearLease(role, newer);
+    }
+
+    @Test
+    void everyEpochMintedThroughEitherOfTwoClientsSupersedesEveryEarlierOne() {
+        try (CoordinationTransport peer = createPeer()) {
+            List<FencingToken> minted = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                FencingToken token = (i % 2 == 0 ? transport : peer).acquireEpoch(role);
+                for (FencingToken earlier : minted) {
+                    assertTrue(token.supersedes(earlier), "mint " + i + ": " + token + " after " + minted);
+                }
+                minted.add(token);
+                assertEquals(Optional.of(token), transport.describe(role), "mint " + i);
+                assertEquals(Optional.of(token), peer.describe(role), "mint " + i);
+            }
+        }
+    }
+
+    @Test
+    void aDeposedHoldersWriteAndClearAreFencedOnceAnotherClientMintedAndLeaveTheSuccessorsLease() {
+        MemberId a = MemberId.of("a");
+        MemberId b = MemberId.of("b");
+        try (CoordinationTransport peer = createPeer()) {
+            FencingToken old = transport.acquireEpoch(role);
+            transport.writeLease(role, old, CONFIG.grant(a, old, clock.nowMillis()));
+            FencingToken newer = peer.acquireEpoch(role);
+            assertThrows(FencedException.class, () -> transport.clearLease(role, old), "a clear before any new lease");
+            Lease successor = peer.writeLease(role, newer, CONFIG.grant(b, newer, clock.nowMillis()));
+            assertThrows(FencedException.class, () -> transport.clearLease(role, old));
+            assertThrows(FencedException.class, () -> transport.writeLease(role, old,
+                    CONFIG.grant(a, old, clock.nowMillis())));
+            assertEquals(Optional.of(successor), client().state(role).lease(), "the successor's lease stays");
+            peer.clearLease(role, newer);
+            assertEquals(Optional.empty(), client().state(role).lease(), "the successor cleared it");
+        }
     }
 
     @Test

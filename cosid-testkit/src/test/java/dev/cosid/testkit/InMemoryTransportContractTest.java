@@ -9,4 +9,10 @@ class InMemoryTransportContractTest extends CoordinationTransportContract {
     protected CoordinationTransport createTransport() {
         return new InMemoryTransport();
     }
+
+    /** The in-memory transport is its own cluster: a second client is the same transport. */
+    @Override
+    protected CoordinationTransport createPeer() {
+        return transport;
+    }
 }

@@ -297,8 +297,9 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         Optional<SlotRecord> apply(SlotRecord current, long now);
     }
 
+    /** One operation's work on the client, run by {@link #call(String, ZkWork)}. */
     @FunctionalInterface
-    private interface ZkWork<T> {
+    interface ZkWork<T> {
         T run() throws Exception;
     }
 
@@ -308,8 +309,13 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
      * may still complete: a renewal or acquisition the keeper does not count only makes others wait longer, and
      * a reservation it does not count leaves its ids unused.
      */
-    private <T> T call(String what, ZkWork<T> work) {
+    <T> T call(String what, ZkWork<T> work) {
         return call(what, boundMillis, work);
+    }
+
+    /** Returns the store's client, for the leadership transport, which runs its work through {@link #call}. */
+    CuratorFramework client() {
+        return client;
     }
 
     /**
