@@ -17,15 +17,8 @@ import dev.cosid.testkit.servers.KafkaCluster;
 import dev.cosid.time.ManualClock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Node;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,20 +38,19 @@ class KafkaClusterFailoverTest {
             throws Exception {
         Role role = Role.of("controller-" + UUID.randomUUID().toString().substring(0, 8));
         try (KafkaCluster kafka = KafkaCluster.started(3);
-                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
                 KafkaCoordinationTransport transportA = KafkaCoordinationTransport.create(kafka.bootstrapServers(), 3)) {
             int statePartition = kafka.transactionStatePartition(role.name());
             int rolePartition = RolePartitioner.partitionFor(role, transportA.partitions());
             CoordinationClient a = new CoordinationClient(transportA, CONFIG, clock);
             Leadership first = a.tryAcquire(role, MemberId.of("a")).orElseThrow();
-            assertEquals(List.of(1, 2, 3), sorted(isr(admin, KafkaCluster.TRANSACTION_STATE, statePartition)));
+            assertEquals(List.of(1, 2, 3), kafka.inSyncReplicas(KafkaCluster.TRANSACTION_STATE, statePartition));
 
             int coordinator = kafka.leaderOf(KafkaCluster.TRANSACTION_STATE, statePartition);
             kafka.kill(coordinator);
             Await.until(() -> kafka.leaderOf(KafkaCluster.TRANSACTION_STATE, statePartition) != coordinator,
                     Duration.ofSeconds(30), "a new leader of " + KafkaCluster.TRANSACTION_STATE + "-" + statePartition
                             + " after node " + coordinator + " was killed");
-            Await.until(() -> !isr(admin, KafkaCluster.TRANSACTION_STATE, statePartition).contains(coordinator),
+            Await.until(() -> !kafka.inSyncReplicas(KafkaCluster.TRANSACTION_STATE, statePartition).contains(coordinator),
                     Duration.ofSeconds(10), "the killed node " + coordinator + " leaving the in-sync replicas");
 
             clock.advance(Duration.ofSeconds(31));
@@ -76,27 +68,13 @@ class KafkaClusterFailoverTest {
             kafka.restart(coordinator);
             for (String topic : List.of(KafkaCluster.TRANSACTION_STATE, KafkaCoordinationTransport.TOPIC)) {
                 int partition = topic.equals(KafkaCluster.TRANSACTION_STATE) ? statePartition : rolePartition;
-                // restart waited until every partition was in sync as one broker saw it; this admin may ask another
-                Await.until(() -> sorted(isr(admin, topic, partition)).equals(List.of(1, 2, 3)), Duration.ofSeconds(10),
-                        () -> "every replica of " + topic + "-" + partition + " in sync again, not only "
-                                + isr(admin, topic, partition));
+                // restart waited until every partition was in sync as one broker saw it; this question may go to another
+                Await.until(() -> kafka.inSyncReplicas(topic, partition).equals(List.of(1, 2, 3)),
+                        Duration.ofSeconds(10), () -> "every replica of " + topic + "-" + partition + " in sync again, not only "
+                                + kafka.inSyncReplicas(topic, partition));
             }
             assertNotEquals(coordinator, kafka.leaderOf(KafkaCluster.TRANSACTION_STATE, statePartition),
                     "the leadership stays where the failover put it");
         }
-    }
-
-    private static List<Integer> isr(Admin admin, String topic, int partition) {
-        try {
-            TopicPartitionInfo info = admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get(topic).partitions().get(partition);
-            return info.isr().stream().map(Node::id).collect(Collectors.toList());
-        } catch (Exception e) {
-            throw new AssertionError("cannot describe " + topic + "-" + partition, e);
-        }
-    }
-
-    private static List<Integer> sorted(List<Integer> ids) {
-        return ids.stream().sorted().collect(Collectors.toList());
     }
 }

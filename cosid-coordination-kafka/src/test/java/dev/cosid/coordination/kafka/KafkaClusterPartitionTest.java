@@ -27,11 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Node;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,7 +49,6 @@ class KafkaClusterPartitionTest {
         Role role = Role.of("controller-" + UUID.randomUUID().toString().substring(0, 8));
         try (StarNetwork net = StarNetwork.created("kafka-1", "kafka-2", "kafka-3");
                 KafkaCluster kafka = KafkaCluster.started(net, net.hosts());
-                Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
                 KafkaCoordinationTransport transportA = transport(kafka)) {
             CoordinationClient a = new CoordinationClient(transportA, CONFIG, clock);
             Leadership first = a.tryAcquire(role, MemberId.of("a")).orElseThrow();
@@ -69,9 +64,9 @@ class KafkaClusterPartitionTest {
                     "the test still reaches node " + cutOff + " on its control address");
             Await.until(() -> kafka.leaderOf(KafkaCoordinationTransport.TOPIC, rolePartition) != cutOff,
                     Duration.ofSeconds(30), "the other two nodes electing a new leader of the role's partition");
-            Await.until(() -> isr(admin, KafkaCoordinationTransport.TOPIC, rolePartition).size() == 2,
+            Await.until(() -> kafka.inSyncReplicas(KafkaCoordinationTransport.TOPIC, rolePartition).size() == 2,
                     Duration.ofSeconds(10), () -> "the in-sync replicas of the role's partition shrinking to the two "
-                            + "connected nodes, not " + isr(admin, KafkaCoordinationTransport.TOPIC, rolePartition));
+                            + "connected nodes, not " + kafka.inSyncReplicas(KafkaCoordinationTransport.TOPIC, rolePartition));
 
             first.renew(); // a lease write, acks=all, taken by the two replicas left in sync
             clock.advance(Duration.ofSeconds(31));
@@ -86,7 +81,7 @@ class KafkaClusterPartitionTest {
 
             net.heal(host);
             kafka.awaitReady();
-            Await.until(() -> isr(admin, KafkaCoordinationTransport.TOPIC, rolePartition).size() == 3,
+            Await.until(() -> kafka.inSyncReplicas(KafkaCoordinationTransport.TOPIC, rolePartition).size() == 3,
                     Duration.ofSeconds(10), "node " + cutOff + " back among the in-sync replicas");
             assertTrue(connects(kafka.hostOf(other), kafka.endpointOf(cutOff)),
                     "node " + other + " reaches node " + cutOff + " again once healed");
@@ -129,14 +124,6 @@ class KafkaClusterPartitionTest {
         return KafkaCoordinationTransport.create(config, 3, CONFIG.duration(), TRANSPORT_TIMEOUT);
     }
 
-    private static List<Integer> isr(Admin admin, String topic, int partition) {
-        try {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
-                    .partitions().get(partition).isr().stream().map(Node::id).collect(Collectors.toList());
-        } catch (Exception e) {
-            throw new AssertionError("cannot describe " + topic + "-" + partition, e);
-        }
-    }
 
     /** Whether a TCP connection from inside a host to {@code address:port} succeeds within two seconds. */
     private static boolean connects(StarNetwork.Host from, String endpoint) {

@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -53,8 +54,8 @@ import org.junit.jupiter.api.Assumptions;
  * broker is fenced and its partitions move within seconds. A node's own clients give up on a silent peer within
  * seconds too (connection setup 1 s, requests to the controller 5 s): after the active controller is cut off, the
  * first request each broker forwards to it (a client's CreateTopics, say) still waits those 5 s before the broker
- * turns to the new controller, as Kafka does in production with longer bounds. Leaders are never moved back to their preferred
- * replica, so that a test's {@link #leaderOf(String, int)} stays true until the test itself strikes.
+ * turns to the new controller, as Kafka does in production with longer bounds. Leaders are never moved back to
+ * their preferred replica, so that a test's {@link #leaderOf(String, int)} stays true until the test itself strikes.
  * {@code __transaction_state} is created during the start, so that a test knows its leaders before any client
  * minted an epoch.
  *
@@ -267,6 +268,28 @@ public final class KafkaCluster extends ServerProcess {
      * @throws IllegalStateException when no leader is known within the bound
      */
     public int leaderOf(String topic, int partition) {
+        return describe(topic, partition, "a leader", info -> {
+            Node leader = info.leader();
+            return leader != null && leader.id() >= 0 ? leader.id() : null;
+        });
+    }
+
+    /**
+     * Returns the nodes in sync for a partition now, as the cluster's metadata says, waiting (up to 30 s) while the
+     * topic is not known yet or no node answers: a question sent to a node that was cut off goes to another one.
+     *
+     * @param topic the topic
+     * @param partition the partition
+     * @return the in-sync replicas' node ids, in ascending order
+     * @throws IllegalStateException when no node answers within the bound
+     */
+    public List<Integer> inSyncReplicas(String topic, int partition) {
+        return describe(topic, partition, "the in-sync replicas",
+                info -> info.isr().stream().map(Node::id).sorted().collect(Collectors.toList()));
+    }
+
+    /** Asks the cluster about one partition until the answer is not null, up to 30 s. */
+    private <T> T describe(String topic, int partition, String what, Function<TopicPartitionInfo, T> answer) {
         long deadline = CLOCK.monotonicNanos() + LEADER_BOUND.toNanos();
         String seen;
         do {
@@ -277,21 +300,21 @@ public final class KafkaCluster extends ServerProcess {
                     throw new IllegalArgumentException(topic + " has no partition " + partition + ", only "
                             + description.partitions().size());
                 }
-                Node leader = description.partitions().get(partition).leader();
-                if (leader != null && leader.id() >= 0) {
-                    return leader.id();
+                T found = answer.apply(description.partitions().get(partition));
+                if (found != null) {
+                    return found;
                 }
-                seen = "no leader";
-            } catch (ExecutionException | TimeoutException e) {
+                seen = "none yet";
+            } catch (ExecutionException | TimeoutException | org.apache.kafka.common.KafkaException e) {
                 seen = messageOf(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while asking " + this + " for the leader", e);
+                throw new IllegalStateException("interrupted while asking " + this + " for " + what, e);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(100));
         } while (CLOCK.monotonicNanos() - deadline < 0);
-        throw new IllegalStateException("no leader of " + topic + "-" + partition + " in " + this + " within "
-                + LEADER_BOUND.toSeconds() + " s: " + seen);
+        throw new IllegalStateException("no answer naming " + what + " of " + topic + "-" + partition + " from " + this
+                + " within " + LEADER_BOUND.toSeconds() + " s: " + seen);
     }
 
     /**
@@ -346,7 +369,8 @@ public final class KafkaCluster extends ServerProcess {
 
     private synchronized KafkaNode node(int id) {
         if (id < 1 || id > nodes.size()) {
-            throw new IllegalArgumentException("no node " + id + " in " + this + "; the nodes are 1 to " + nodes.size());
+            throw new IllegalArgumentException("no node " + id + " in " + this + "; the nodes are 1 to "
+                    + nodes.size());
         }
         return nodes.get(id - 1);
     }
@@ -542,7 +566,7 @@ public final class KafkaCluster extends ServerProcess {
             return missing.isEmpty() ? "" : "brokers " + missing + " are not registered and unfenced";
         }
 
-        /** Creates {@value #TRANSACTION_STATE} (a coordinator lookup does) and waits until every coordinator has loaded it. */
+        /** Creates {@value #TRANSACTION_STATE} (a coordinator lookup does); every coordinator must have loaded it. */
         private String transactionCoordinators() throws InterruptedException, TimeoutException {
             try {
                 admin().describeTransactions(List.of("cosid-kafka-cluster-ready")).all()

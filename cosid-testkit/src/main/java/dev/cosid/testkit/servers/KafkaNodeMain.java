@@ -32,7 +32,8 @@ public final class KafkaNodeMain {
         String config;
         if (args.length == 3 && args[0].equals("--format")) {
             config = args[2];
-            Object status = call("kafka.tools.StorageTool", "execute", new Class<?>[] {String[].class, PrintStream.class},
+            Object status = call("kafka.tools.StorageTool", "execute",
+                    new Class<?>[] {String[].class, PrintStream.class},
                     new String[] {"format", "--cluster-id", args[1], "--config", config}, System.out);
             if (!Integer.valueOf(0).equals(status)) {
                 System.err.println("kafka.tools.StorageTool format exited with " + status);
