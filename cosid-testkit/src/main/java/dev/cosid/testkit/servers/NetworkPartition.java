@@ -2,11 +2,7 @@ package dev.cosid.testkit.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,11 +39,6 @@ import org.junit.jupiter.api.Assumptions;
  */
 public final class NetworkPartition implements AutoCloseable {
 
-    /** The private /16 the runs' blocks are taken from. */
-    private static final String PREFIX = "10.231.";
-    /** Blocks of 16 addresses in the /16. */
-    private static final int BLOCKS = 4096;
-    private static final Path LOCKS = Path.of(System.getProperty("java.io.tmpdir"), "cosid-test-nets");
     private static final AtomicInteger COUNTER = new AtomicInteger();
     private static final Duration COMMAND_BOUND = Duration.ofSeconds(20);
 
@@ -59,7 +50,7 @@ public final class NetworkPartition implements AutoCloseable {
      * @param address the side's address on the link between the sides
      * @param controlAddress the side's address on its link to the test's own namespace
      */
-    public record Side(String name, String namespace, String address, String controlAddress) {
+    public record Side(String name, String namespace, String address, String controlAddress) implements NetworkPlace {
 
         /**
          * Returns a command that runs inside this side.
@@ -67,6 +58,7 @@ public final class NetworkPartition implements AutoCloseable {
          * @param command the command
          * @return {@code ip netns exec NAMESPACE} and the command
          */
+        @Override
         public List<String> inside(List<String> command) {
             List<String> full = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
             full.addAll(command);
@@ -74,8 +66,7 @@ public final class NetworkPartition implements AutoCloseable {
         }
     }
 
-    private final int block;
-    private final FileLock lock;
+    private final AddressBlocks.Block block;
     private final Side a;
     private final Side b;
     private final String linkA;
@@ -86,17 +77,13 @@ public final class NetworkPartition implements AutoCloseable {
     private boolean cut;
     private boolean closed;
 
-    private NetworkPartition(int block, FileLock lock) {
+    private NetworkPartition(AddressBlocks.Block block) {
         this.block = block;
-        this.lock = lock;
         String tag = ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet();
-        int third = block / 16;
-        int base = (block % 16) * 16;
-        String net = PREFIX + third + ".";
-        a = new Side("a", "cosid-" + tag + "-a", net + (base + 1), net + (base + 6));
-        b = new Side("b", "cosid-" + tag + "-b", net + (base + 2), net + (base + 10));
-        linkA = "cz" + block + "a";
-        linkB = "cz" + block + "b";
+        a = new Side("a", "cosid-" + tag + "-a", block.address(1), block.address(6));
+        b = new Side("b", "cosid-" + tag + "-b", block.address(2), block.address(10));
+        linkA = "cz" + block.number() + "a";
+        linkB = "cz" + block.number() + "b";
         hook = new Thread(this::close, "cosid-partition-cleanup");
     }
 
@@ -115,7 +102,7 @@ public final class NetworkPartition implements AutoCloseable {
             }
             Assumptions.abort(message + "; skipping");
         }
-        NetworkPartition partition = lockBlock();
+        NetworkPartition partition = new NetworkPartition(AddressBlocks.lock(1).get(0));
         Runtime.getRuntime().addShutdownHook(partition.hook);
         try {
             partition.create();
@@ -126,7 +113,8 @@ public final class NetworkPartition implements AutoCloseable {
         return partition;
     }
 
-    private static String unavailable() {
+    /** Says what this machine lacks for network namespaces of a test, or null when it has all of it. */
+    static String unavailable() {
         if (!"root".equals(System.getProperty("user.name"))) {
             return "root (ip netns add), and this build runs as " + System.getProperty("user.name");
         }
@@ -142,56 +130,7 @@ public final class NetworkPartition implements AutoCloseable {
         return added.isBlank() ? null : "network namespaces (ip netns add said: " + added.strip() + ")";
     }
 
-    private static synchronized NetworkPartition lockBlock() {
-        try {
-            Files.createDirectories(LOCKS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        String used = ServerProcess.run(List.of("ip", "-o", "-4", "addr"), COMMAND_BOUND, true);
-        int start = (int) (ProcessHandle.current().pid() % BLOCKS);
-        for (int i = 0; i < BLOCKS; i++) {
-            int block = (start + i) % BLOCKS;
-            if (block / 16 == 0) {
-                continue; // 10.231.0.x: the first /24 is left alone
-            }
-            if (usedIn(used, block)) {
-                continue; // an address of this block is on an interface of this machine already
-            }
-            FileLock lock = tryLock(block);
-            if (lock != null) {
-                return new NetworkPartition(block, lock);
-            }
-        }
-        throw new IllegalStateException("no free address block in " + PREFIX + "0.0/16 for a network partition");
-    }
-
-    private static boolean usedIn(String addresses, int block) {
-        for (int host = 0; host < 16; host++) {
-            if (addresses.contains(" " + PREFIX + block / 16 + "." + ((block % 16) * 16 + host) + "/")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static FileLock tryLock(int block) {
-        try {
-            FileChannel channel = FileChannel.open(LOCKS.resolve(Integer.toString(block)), StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE);
-            FileLock lock = channel.tryLock();
-            if (lock == null) {
-                channel.close();
-            }
-            return lock;
-        } catch (IOException | java.nio.channels.OverlappingFileLockException e) {
-            return null;
-        }
-    }
-
     private void create() {
-        String net = PREFIX + block / 16 + ".";
-        int base = (block % 16) * 16;
         ip("netns", "add", a.namespace());
         ip("netns", "add", b.namespace());
         // the link between the sides: .1 (A) and .2 (B)
@@ -205,8 +144,8 @@ public final class NetworkPartition implements AutoCloseable {
             ip("-n", side.namespace(), "link", "set", side == a ? linkA : linkB, "up");
         }
         // the control links: this namespace .5 to A's .6, .9 to B's .10; no forwarding, so no path between A and B
-        control(a, "cz" + block + "ra", "cz" + block + "ca", net + (base + 5));
-        control(b, "cz" + block + "rb", "cz" + block + "cb", net + (base + 9));
+        control(a, "cz" + block.number() + "ra", "cz" + block.number() + "ca", block.address(5));
+        control(b, "cz" + block.number() + "rb", "cz" + block.number() + "cb", block.address(9));
     }
 
     private void control(Side side, String rootEnd, String sideEnd, String rootAddress) {
@@ -219,7 +158,7 @@ public final class NetworkPartition implements AutoCloseable {
         ip("-n", side.namespace(), "link", "set", sideEnd, "up");
     }
 
-    private static void ip(String... args) {
+    static void ip(String... args) {
         List<String> command = new ArrayList<>(List.of("ip"));
         command.addAll(List.of(args));
         ServerProcess.run(command, COMMAND_BOUND, false);
@@ -334,11 +273,7 @@ public final class NetworkPartition implements AutoCloseable {
         for (String link : rootLinks) {
             ServerProcess.run(List.of("ip", "link", "del", link), COMMAND_BOUND, true); // gone with its peer already
         }
-        try {
-            lock.channel().close();
-        } catch (IOException ignored) {
-            // the lock goes with the JVM
-        }
+        block.release();
         if (Thread.currentThread() != hook) {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

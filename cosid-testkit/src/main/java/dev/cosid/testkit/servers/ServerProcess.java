@@ -40,8 +40,10 @@ public abstract class ServerProcess implements ControlledServer {
     protected final Path home;
     /** The loopback port the server listens on. */
     protected final int port;
-    /** The side of a {@link NetworkPartition} the server runs in, or null for this namespace's loopback. */
+    /** The side of a {@link NetworkPartition} the server runs in, or null for this namespace's loopback or a place. */
     protected final NetworkPartition.Side side;
+    /** Where the server runs: a side, a host of a {@link StarNetwork}, or null for this namespace's loopback. */
+    private final NetworkPlace place;
     /** The running server's main process, or null while stopped. */
     protected Process process;
     private boolean paused;
@@ -55,7 +57,7 @@ public abstract class ServerProcess implements ControlledServer {
      * @param parent where the server's directory goes
      */
     protected ServerProcess(String name, Path parent) {
-        this(name, parent, null);
+        this(name, parent, (NetworkPlace) null);
     }
 
     /**
@@ -67,7 +69,21 @@ public abstract class ServerProcess implements ControlledServer {
      * @param side where it runs, or null for this namespace's loopback
      */
     protected ServerProcess(String name, Path parent, NetworkPartition.Side side) {
-        this.side = side;
+        this(name, parent, (NetworkPlace) side);
+    }
+
+    /**
+     * Prepares a server in a fresh directory that runs in a place of a network of the test (a side of a
+     * {@link NetworkPartition}, a host of a {@link StarNetwork}): it listens on every address of that place,
+     * advertises the place's address and is asked for readiness on its control address.
+     *
+     * @param name a short name for directories and messages
+     * @param parent where the server's directory goes
+     * @param place where it runs, or null for this namespace's loopback
+     */
+    protected ServerProcess(String name, Path parent, NetworkPlace place) {
+        this.place = place;
+        this.side = place instanceof NetworkPartition.Side partitionSide ? partitionSide : null;
         try {
             Files.createDirectories(parent);
             this.home = Files.createTempDirectory(parent.toAbsolutePath(), name + "-");
@@ -82,29 +98,34 @@ public abstract class ServerProcess implements ControlledServer {
         return port;
     }
 
-    /** Returns the address clients connect to: 127.0.0.1, or the address of the partition's side it runs in. */
+    /** Returns the address clients connect to: 127.0.0.1, or the address of the place it runs in. */
     public String host() {
-        return side == null ? "127.0.0.1" : side.address();
+        return place == null ? "127.0.0.1" : place.address();
     }
 
     /** Returns the address the test itself reaches the server on, cut or not. */
     protected String controlHost() {
-        return side == null ? "127.0.0.1" : side.controlAddress();
+        return place == null ? "127.0.0.1" : place.controlAddress();
     }
 
-    /** Returns the address the server listens on: 127.0.0.1, or every address of its side. */
+    /** Returns the address the server listens on: 127.0.0.1, or every address of its place. */
     protected String bindAddress() {
-        return side == null ? "127.0.0.1" : "0.0.0.0";
+        return place == null ? "127.0.0.1" : "0.0.0.0";
+    }
+
+    /** Returns where the server runs, or null for this namespace's loopback. */
+    protected NetworkPlace place() {
+        return place;
     }
 
     /**
      * Returns a command that runs where the server runs.
      *
      * @param command the command
-     * @return the command, inside the side's namespace when the server runs in one
+     * @return the command, inside the place's namespace when the server runs in one
      */
     protected List<String> placed(List<String> command) {
-        return side == null ? command : side.inside(command);
+        return place == null ? command : place.inside(command);
     }
 
     /** Creates the data directory's contents, for a first start or after {@link #restartEmpty()}. */
@@ -164,15 +185,10 @@ public abstract class ServerProcess implements ControlledServer {
         long deadline = CLOCK.monotonicNanos() + READY_TIMEOUT.toNanos();
         while (!ready()) {
             if (!process.isAlive()) {
-                keepHome = true;
-                throw new IllegalStateException(this + " exited with " + process.exitValue() + "; see " + home
-                        + " (kept)" + logTails());
+                throw new IllegalStateException(this + " exited with " + process.exitValue() + kept(""));
             }
             if (CLOCK.monotonicNanos() > deadline) {
-                String why = whyNotReady();
-                keepHome = true;
-                throw new IllegalStateException(this + " was not ready within " + READY_TIMEOUT + "; see " + home
-                        + " (kept)" + (why.isEmpty() ? "" : "; " + why) + logTails());
+                throw new IllegalStateException(this + " was not ready within " + READY_TIMEOUT + kept(whyNotReady()));
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
@@ -266,6 +282,18 @@ public abstract class ServerProcess implements ControlledServer {
         if (!keepHome) {
             deleteTree(home);
         }
+    }
+
+    /**
+     * Keeps the server's directory past {@link #close()}, for a start that failed, and returns the end of the
+     * failure's message: where the directory is, what was missing, and the last lines of its logs.
+     *
+     * @param why what {@link #ready()} found missing, or empty
+     * @return {@code "; see DIR (kept); WHY"} and the logs' last lines
+     */
+    protected String kept(String why) {
+        keepHome = true;
+        return "; see " + home + " (kept)" + (why.isEmpty() ? "" : "; " + why) + logTails();
     }
 
     /**
