@@ -83,7 +83,9 @@ final class LeaderExec {
     /** SIGTERM to the command's group, then SIGKILL after the grace; returns once the wrapper has exited. */
     private void stop(Process process) {
         long start = CLOCK.monotonicNanos();
-        process.destroy(); // SIGTERM to the wrapper, which forwards it to the command's group
+        // SIGTERM to the wrapper, which forwards it to the command's group. Not Process.destroy(): that also closes
+        // the pipe, and the wrapper would take the closed pipe for a dead leader and kill the group at once
+        process.toHandle().destroy();
         boolean exited = waitUninterruptibly(process, grace);
         if (!exited) {
             closePipe(process); // the wrapper kills the command's group at once
