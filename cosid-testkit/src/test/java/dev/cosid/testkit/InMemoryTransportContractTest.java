@@ -10,6 +10,12 @@ class InMemoryTransportContractTest extends CoordinationTransportContract {
         return new InMemoryTransport();
     }
 
+    /** In memory a round costs microseconds: play many. */
+    @Override
+    protected int simultaneousChallengeRounds() {
+        return 200;
+    }
+
     /** The in-memory transport is its own cluster: a second client is the same transport. */
     @Override
     protected CoordinationTransport createPeer() {
