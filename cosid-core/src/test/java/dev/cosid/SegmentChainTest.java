@@ -1,0 +1,154 @@
+package dev.cosid;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cosid.lease.InMemoryLeaseStore;
+import dev.cosid.lease.NamespaceRecord;
+import dev.cosid.lease.SegmentRange;
+import dev.cosid.time.Clock;
+import dev.cosid.time.ManualClock;
+import dev.cosid.time.ManualScheduler;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The segment chain on its own: its edges (ranges of one id, the trigger, close, bad answers), step by step. */
+class SegmentChainTest {
+
+    private static final long T0 = 1_800_000_000_000L;
+
+    private final ManualClock clock = new ManualClock(T0);
+    private final InMemoryLeaseStore store = new InMemoryLeaseStore(clock);
+    private final ManualScheduler scheduler = new ManualScheduler(clock);
+    /** A store that answers while a caller waits: the wait runs the due fetch. */
+    private final Clock answering = new Clock() {
+        @Override
+        public long nowMillis() {
+            return clock.nowMillis();
+        }
+
+        @Override
+        public long monotonicNanos() {
+            return clock.monotonicNanos();
+        }
+
+        @Override
+        public void park(long nanos) {
+            scheduler.runDue();
+            clock.park(nanos);
+        }
+    };
+
+    SegmentChainTest() {
+        store.register("shop", new NamespaceRecord(1024, 1_000));
+    }
+
+    private SegmentChain chain(SegmentPolicy policy, Clock chainClock, long maxWaitNanos) {
+        return SegmentChain.start("shop", "orders", store, chainClock, scheduler, CosIdListener.NOOP, policy,
+                maxWaitNanos, store.reserveSegment("shop", "orders", policy.firstStep()));
+    }
+
+    private long counter() {
+        return store.segments("shop").getOrDefault("orders", 0L);
+    }
+
+    @Test
+    void rangesOfOneIdAreIssuedDenselyOneByOneAndInBatches() {
+        SegmentChain ids = chain(SegmentPolicy.of(1, 1, Duration.ofSeconds(1)), answering, Duration.ofSeconds(1).toNanos());
+        long expected = 1;
+        for (int round = 0; round < 20; round++) {
+            assertEquals(expected++, ids.nextId());
+            for (long id : ids.nextIds(3)) {
+                assertEquals(expected++, id, "batches cross ranges of one id without a gap");
+            }
+        }
+        assertEquals(expected - 1, ids.close());
+        assertEquals(expected - 1, counter(), "the tail handed back");
+    }
+
+    @Test
+    void theFirstRangeAsksForTheNextAtItsMiddleAndNotBefore() {
+        SegmentChain ids = chain(SegmentPolicy.of(4, 4, Duration.ofSeconds(1)), clock, 0);
+        scheduler.runDue(); // the fetch start asks for finds a whole range ahead and reserves nothing
+        assertEquals(0, scheduler.pending());
+        ids.nextId();
+        ids.nextId();
+        assertEquals(0, scheduler.pending(), "ids 1 and 2 lie before the middle");
+        ids.nextId();
+        assertEquals(1, scheduler.pending(), "id 3 asks for the next range");
+    }
+
+    @Test
+    void aBatchAsksForTheNextRangeWhenItTakesTheMiddleId() {
+        SegmentChain ids = chain(SegmentPolicy.of(4, 4, Duration.ofSeconds(1)), clock, 0);
+        scheduler.runDue();
+        ids.nextIds(2);
+        assertEquals(0, scheduler.pending(), "ids 1..2 end before the middle, id 3");
+        ids.nextIds(2);
+        assertEquals(1, scheduler.pending(), "ids 3..4 start at it");
+    }
+
+    @Test
+    void closeReturnsTheLastIdCountsEveryIdAndHandsBackEveryUnusedRange() {
+        SegmentChain ids = chain(SegmentPolicy.of(4, 4, Duration.ofSeconds(1)), clock, 0);
+        for (int i = 0; i < 3; i++) {
+            ids.nextId();
+            scheduler.runDue();
+        }
+        assertTrue(counter() > 4, "a range was reserved ahead");
+        assertEquals(3, ids.close());
+        assertEquals(3, counter(), "every unused range and the tail handed back");
+        assertEquals(3, ids.issued());
+        assertEquals(0, ids.close(), "a second close has nothing to report");
+        assertEquals(IdUnavailableException.Reason.CLOSED,
+                assertThrows(IdUnavailableException.class, ids::nextId).reason());
+    }
+
+    @Test
+    void closeAfterAnotherRuntimeReservedLeavesTheTailAsAGapAndStillReportsTheLastId() {
+        SegmentChain ids = chain(SegmentPolicy.of(4, 4, Duration.ofSeconds(1)), clock, 0);
+        for (int i = 0; i < 3; i++) {
+            ids.nextId();
+            scheduler.runDue();
+        }
+        SegmentRange other = store.reserveSegment("shop", "orders", 10);
+        assertEquals(3, ids.close());
+        assertEquals(other.last(), counter(), "nothing handed back under the other runtime's range");
+    }
+
+    @Test
+    void aRangeThatOverlapsTheLastOneStopsTheChainBeforeAnyIdRepeats() {
+        SegmentChain ids = chain(SegmentPolicy.of(2, 2, Duration.ofSeconds(1)), clock, 0);
+        scheduler.runDue();
+        assertEquals(1, ids.nextId());
+        assertEquals(2, ids.nextId()); // asks for the next range
+        scheduler.runDue(); // reserves 3..4
+        assertEquals(3, ids.nextId()); // the last range in use: asks again
+        // the store goes back one id (a restored backup, say): its next answer is 4..5, overlapping 3..4
+        assertTrue(store.returnSegmentTail(new SegmentRange("shop", "orders", 3, 4), 3));
+        scheduler.runDue(); // the chain stops for good, id 4 of its current range included
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertEquals(IdUnavailableException.Reason.CLOSED, refused.reason());
+        assertTrue(refused.getMessage().contains("must increase"), refused.getMessage());
+        assertTrue(refused.getMessage().contains("first=4, last=5"), refused.getMessage());
+    }
+
+    @Test
+    void aRangeThatReachesTheClosedJumpIsRefused() {
+        store.raiseSegment("shop", "orders", SegmentChain.CLOSED_JUMP - 2);
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> chain(SegmentPolicy.of(2, 2, Duration.ofSeconds(1)), clock, 0));
+        assertTrue(refused.getMessage().contains("below 2^62"), refused.getMessage());
+    }
+
+    @Test
+    void aRangeThatEndsJustBelowTheClosedJumpIsTaken() {
+        store.raiseSegment("shop", "orders", SegmentChain.CLOSED_JUMP - 3);
+        SegmentChain ids = chain(SegmentPolicy.of(2, 2, Duration.ofSeconds(1)), clock, 0);
+        assertEquals(SegmentChain.CLOSED_JUMP - 2, ids.nextId());
+        assertEquals(SegmentChain.CLOSED_JUMP - 1, ids.nextId());
+        assertEquals("orders", ids.name());
+    }
+}
