@@ -380,4 +380,47 @@ class CosIdRuntimeTest {
             assertEquals(List.of(ids), runtime.generators(), "no generator without its layout on record");
         }
     }
+
+    @Test
+    void aRenewalThatLeavesTheCeilingWhereItWasKeepsTheLease() {
+        // the store's clock stands still: the renewal answers the same expiry and ceiling, which is no rollback
+        try (CosIdRuntime runtime = builder().start()) {
+            SlotLease first = runtime.lease();
+            scheduler.runNext();
+            assertEquals(first.ceiling(), runtime.lease().ceiling());
+            assertEquals(first.fence(), runtime.lease().fence());
+            assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("lost")), listener.events.toString());
+            runtime.snowflake("order").nextId();
+        }
+    }
+
+    @Test
+    void aClockSkewThatAppearsAfterTheStartIsReportedAtTheNextRenewal() {
+        try (CosIdRuntime runtime = builder().start()) {
+            assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("skew")), listener.events.toString());
+            nodeClock.set(T0 + 3_000);
+            scheduler.runNext();
+            assertTrue(listener.events.stream().anyMatch(e -> e.startsWith("skew")), listener.events.toString());
+        }
+    }
+
+    @Test
+    void aSkewOfExactlyHalfTheToleranceIsNotReported() {
+        nodeClock.set(T0 + 500); // the default tolerance is 1 s
+        try (CosIdRuntime runtime = builder().start()) {
+            assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("skew")), listener.events.toString());
+        }
+    }
+
+    @Test
+    void aHolderThatIssuedUpToItsCeilingReleasesItsSlot() {
+        CosIdRuntime runtime = builder().start();
+        SnowflakeId ids = runtime.snowflake("order");
+        long ceiling = runtime.lease().ceiling();
+        nodeClock.set(ceiling);
+        assertEquals(ceiling, IdLayout.MILLISECOND.parse(ids.nextId()).timestampMillis());
+        runtime.close();
+        assertNull(record(0).owner(), "released, not left to expire");
+        assertEquals(ceiling, record(0).nextFloor());
+    }
 }

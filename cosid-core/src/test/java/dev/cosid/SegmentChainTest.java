@@ -151,4 +151,32 @@ class SegmentChainTest {
         assertEquals(SegmentChain.CLOSED_JUMP - 1, ids.nextId());
         assertEquals("orders", ids.name());
     }
+
+    @Test
+    void aBatchOfOneIsOneIdAndABatchOfNoneIsRefused() {
+        SegmentChain ids = chain(SegmentPolicy.of(4, 4, Duration.ofSeconds(1)), clock, 0);
+        assertEquals(1, ids.nextIds(1).length);
+        assertThrows(IllegalArgumentException.class, () -> ids.nextIds(0));
+    }
+
+    @Test
+    void theIdsIssuedAreCountedAcrossRanges() {
+        SegmentChain ids = chain(SegmentPolicy.of(3, 3, Duration.ofSeconds(1)), answering, Duration.ofSeconds(1).toNanos());
+        for (int i = 0; i < 10; i++) {
+            ids.nextId();
+        }
+        assertEquals(10, ids.issued());
+    }
+
+    @Test
+    void aCallerWaitsExactlyItsBoundForARangeThatDoesNotCome() {
+        clock.advance(Duration.ofSeconds(5)); // monotonic time far from zero
+        long bound = 150_050; // not a whole number of 100 µs parks: the last one is cut to what is left
+        SegmentChain ids = chain(SegmentPolicy.of(1, 1, Duration.ofSeconds(1)), clock, bound);
+        ids.nextId();
+        long before = clock.monotonicNanos();
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertEquals(IdUnavailableException.Reason.SEGMENT_PENDING, refused.reason());
+        assertEquals(bound, clock.monotonicNanos() - before);
+    }
 }
