@@ -423,4 +423,34 @@ class CosIdRuntimeTest {
         assertNull(record(0).owner(), "released, not left to expire");
         assertEquals(ceiling, record(0).nextFloor());
     }
+
+    /** The slot a runtime takes after losing the race for slot 0 of eight: the free ones, rotated by its key. */
+    private int slotAfterALostRace(String key) {
+        InMemoryLeaseStore fresh = new InMemoryLeaseStore(storeClock);
+        store.swap(fresh);
+        boolean[] intruded = new boolean[1];
+        store.beforeAcquire = () -> {
+            if (!intruded[0]) {
+                intruded[0] = true; // another runtime takes slot 0 between this one's read and its acquire
+                fresh.acquire("orders", 0, Owner.of("intruder"), LONG);
+            }
+        };
+        try (CosIdRuntime runtime = builder().namespace("orders").ownerKey(key).bits(3).start()) {
+            return runtime.lease().slot();
+        } finally {
+            store.beforeAcquire = null;
+        }
+    }
+
+    @Test
+    void runtimesThatLoseTheRaceForTheLowestSlotSpreadOverTheFreeOnesByTheirKey() {
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        for (String key : List.of("node-a", "node-b", "node-c", "node-d", "node-e")) {
+            int slot = slotAfterALostRace(key);
+            // the seven free slots after the lost one, rotated to start where the key points
+            assertEquals(1 + Math.floorMod(key.hashCode() * 31 + 1, 7), slot, key);
+            slots.add(slot);
+        }
+        assertTrue(slots.size() > 1, "keys spread: " + slots);
+    }
 }

@@ -179,4 +179,43 @@ class SegmentChainTest {
         assertEquals(IdUnavailableException.Reason.SEGMENT_PENDING, refused.reason());
         assertEquals(bound, clock.monotonicNanos() - before);
     }
+
+    /** Draws one id at a time until the chain asks for a fetch, and returns how many it drew. */
+    private static int drawUntilAFetchIsAsked(SegmentChain ids, ManualScheduler scheduler) {
+        int drawn = 0;
+        while (scheduler.pending() == 0) {
+            ids.nextId();
+            drawn++;
+        }
+        return drawn;
+    }
+
+    @Test
+    void rangesFollowARiseInTheRateAtOnceAndAFallByHalves() {
+        clock.advance(Duration.ofSeconds(5)); // monotonic time far from zero
+        SegmentChain ids = chain(SegmentPolicy.of(100, 1_000_000, Duration.ofSeconds(2)), clock, 0);
+        scheduler.runDue();
+        // a rise: what was drawn in 10 ms, at once
+        int first = drawUntilAFetchIsAsked(ids, scheduler);
+        clock.advance(Duration.ofMillis(10));
+        scheduler.runDue();
+        double rate = first * 100.0; // ids a second
+        assertEquals((long) Math.ceil(rate * 2), ids.step(), "two seconds of use at the rate seen");
+        // a fall: what was drawn since, over a whole second, moves the rate half-way towards it
+        int second = drawUntilAFetchIsAsked(ids, scheduler);
+        clock.advance(Duration.ofSeconds(1));
+        scheduler.runDue();
+        rate = (rate + second) / 2;
+        assertEquals((long) Math.ceil(rate * 2), ids.step(), "half-way down");
+    }
+
+    @Test
+    void aCallerThatFoundTheChainEmptyDoublesTheNextRange() {
+        SegmentChain ids = chain(SegmentPolicy.of(100, 1_000_000, Duration.ofSeconds(1)), clock, 0);
+        scheduler.runDue();
+        ids.nextIds(100);
+        assertThrows(IdUnavailableException.class, ids::nextId, "the fetch has not run: the chain is empty");
+        scheduler.runDue();
+        assertEquals(200, ids.step(), "the starved caller doubles the range");
+    }
 }
