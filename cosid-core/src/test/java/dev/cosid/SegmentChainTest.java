@@ -218,4 +218,31 @@ class SegmentChainTest {
         scheduler.runDue();
         assertEquals(200, ids.step(), "the starved caller doubles the range");
     }
+
+    @Test
+    void eachFetchIsAskedForWhenAboutHalfTheDistanceIsLeft() {
+        // ranges of 10 ids; the first fetch sees 6 ids drawn in 1 ms, so the chain keeps 10 ms of use at
+        // 6,000 ids a second ahead: 60 ids, six ranges
+        SegmentChain ids = chain(SegmentPolicy.of(10, 10, Duration.ofMillis(10)), clock, 0);
+        scheduler.runDue();
+        long last = 0;
+        while (scheduler.pending() == 0) {
+            last = ids.nextId();
+        }
+        assertEquals(6, last, "the first range asks at its middle");
+        clock.advance(Duration.ofMillis(1));
+        scheduler.runDue();
+        assertEquals(64, counter() - last, "whole ranges up to sixty ids ahead");
+        for (int round = 0; round < 5; round++) {
+            while (scheduler.pending() == 0) {
+                last = ids.nextId();
+            }
+            long ahead = counter() - last;
+            // the trigger is the draw after which half the distance (30) is left, one id late at most
+            assertTrue(ahead == 29 || ahead == 30, "round " + round + ": asked with " + ahead + " ids ahead");
+            scheduler.runDue();
+            long topped = counter() - last;
+            assertTrue(topped >= 60 && topped < 70, "topped up with whole ranges to the distance: " + topped);
+        }
+    }
 }
