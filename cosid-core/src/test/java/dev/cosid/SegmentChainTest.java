@@ -245,4 +245,65 @@ class SegmentChainTest {
             assertTrue(topped >= 60 && topped < 70, "topped up with whole ranges to the distance: " + topped);
         }
     }
+
+    @Test
+    void aFailingStoreIsReportedAndRetriedAfter100MsThen200Ms() {
+        FaultyStore faulty = new FaultyStore(store);
+        java.util.List<Integer> attempts = new java.util.ArrayList<>();
+        CosIdListener listener = new CosIdListener() {
+            @Override
+            public void onSegmentFailed(String name, Throwable failure, int attempt) {
+                attempts.add(attempt);
+            }
+        };
+        SegmentChain ids = SegmentChain.start("shop", "orders", faulty, clock, scheduler, listener,
+                SegmentPolicy.of(2, 2, Duration.ofSeconds(1)), 0, store.reserveSegment("shop", "orders", 2));
+        ids.nextId();
+        ids.nextId();
+        faulty.failEverything = true;
+        scheduler.runDue();
+        assertEquals(java.util.List.of(1), attempts);
+        assertEquals(java.util.Optional.of(Duration.ofMillis(100)), scheduler.nextDelay());
+        scheduler.runNext();
+        assertEquals(java.util.List.of(1, 2), attempts);
+        assertEquals(java.util.Optional.of(Duration.ofMillis(200)), scheduler.nextDelay());
+        faulty.failEverything = false;
+        scheduler.runNext();
+        assertEquals(3, ids.nextId(), "the retry reserved the next range");
+        assertTrue(ids.toString().startsWith("SegmentChain[shop/orders, "), ids.toString());
+    }
+
+    @Test
+    void aCallerThatSwitchedRangesBeforeWaitingStillWaitsItsWholeBound() {
+        clock.advance(Duration.ofSeconds(5)); // monotonic time far from zero
+        long bound = 300_000;
+        SegmentChain ids = chain(SegmentPolicy.of(1, 1, Duration.ofSeconds(1)), clock, bound);
+        scheduler.runDue();
+        assertEquals(1, ids.nextId()); // asks for the next range
+        scheduler.runDue(); // reserves 2..2
+        long before = clock.monotonicNanos();
+        assertThrows(IdUnavailableException.class, () -> ids.nextIds(2), "2 is drawn, 3 never comes");
+        assertEquals(bound, clock.monotonicNanos() - before);
+    }
+
+    @Test
+    void aSchedulerThatRefusesAFetchLetsTheNextCallerAskAgain() {
+        int[] asked = new int[1];
+        dev.cosid.time.Scheduler refusing = new dev.cosid.time.Scheduler() {
+            @Override
+            public Cancellable schedule(Duration delay, Runnable task) {
+                asked[0]++;
+                throw new java.util.concurrent.RejectedExecutionException("closed");
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        SegmentChain ids = SegmentChain.start("shop", "orders", store, clock, refusing, CosIdListener.NOOP,
+                SegmentPolicy.of(1, 1, Duration.ofSeconds(1)), 0, store.reserveSegment("shop", "orders", 1));
+        assertEquals(1, asked[0], "start asks once");
+        ids.nextId(); // the trigger of the first range: asks again, as the refusal cleared the flag
+        assertEquals(2, asked[0]);
+    }
 }

@@ -366,6 +366,11 @@ class WindowCheckTest {
             IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
             assertEquals(IdUnavailableException.Reason.CEILING, refused.reason());
         }
+        clock.advanceMillis(1); // the clock reaches the unit of the last id, one past the shrunk window
+        for (int call = 0; call < 2; call++) {
+            IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+            assertEquals(IdUnavailableException.Reason.CEILING, refused.reason());
+        }
     }
 
     @Test
@@ -471,5 +476,51 @@ class WindowCheckTest {
         ids.nextIds(4);
         IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
         assertTrue(refused.getMessage().contains("all 4 ids of the unit"), refused.getMessage());
+    }
+
+    @Test
+    void aNewClockUnitStartsAtSequenceZeroOnTheFastPath() {
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        ids.nextId();
+        ids.nextId(); // the fast path, which leaves its guess of the word behind
+        clock.advanceMillis(1);
+        IdParts parts = IdLayout.MILLISECOND.parse(ids.nextId());
+        assertEquals(T0 + 1, parts.timestampMillis(), "the clock's unit, not the rest of the last one");
+        assertEquals(0, parts.sequence());
+    }
+
+    @Test
+    void afterAMoveToSlotZeroInTheSameMillisecondNoIdIsIssuedOnTheOldSlot() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(5, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        ids.nextId();
+        binding.set(new Binding(binding.get().lease, Binding.State.LOST));
+        bind(0, T0 - 1, T0 + 31_000); // the next slot, bound within the same millisecond
+        for (int call = 0; call < 2; call++) { // the first caches the new window, the second takes the fast path
+            IdUnavailableException held = assertThrows(IdUnavailableException.class, ids::nextId);
+            assertEquals(IdUnavailableException.Reason.SEQUENCE, held.reason(), "slot 0 starts at the next unit");
+        }
+        clock.advanceMillis(1);
+        IdParts parts = tiny.parse(ids.nextId());
+        assertEquals(0, parts.slot());
+        assertEquals(T0 + 1, parts.timestampMillis());
+    }
+
+    @Test
+    void theEpochsFirstUnitBelowTheFloorIsHeldByTheFloor() {
+        IdLayout fromNow = new IdLayout(T0, 1, 41, 4, 2); // T0 is unit 0
+        bind(0, T0 + 5, T0 + 31_000);
+        assertEquals(IdUnavailableException.Reason.FLOOR,
+                assertThrows(IdUnavailableException.class, () -> generator(fromNow, 0).nextId()).reason());
+    }
+
+    @Test
+    void theLayoutsLastUsableUnitPastTheCeilingIsHeldByTheCeiling() {
+        IdLayout short10 = new IdLayout(T0 - 1_022, 1, 10, 4, 2); // T0 is unit 1022, the last usable
+        bind(0, T0 - 100, T0 - 1);
+        assertEquals(IdUnavailableException.Reason.CEILING,
+                assertThrows(IdUnavailableException.class, () -> generator(short10, 0).nextId()).reason());
     }
 }
