@@ -342,7 +342,7 @@ public class LeasedSnowflakeLincheckTest {
     }
 
     private static void check(Class<? extends Operations> test) {
-        LincheckBudget.modelChecking(15, 120)
+        LincheckBudget.modelChecking(12, 120)
                 .sequentialSpecification(Specification.class)
                 .verifier(BatchLinearizabilityVerifier.class)
                 .check(test);
@@ -367,7 +367,7 @@ public class LeasedSnowflakeLincheckTest {
 
     @Test
     void idsAreLinearizableAgainstWindowChangesAndCloseUnderStress() {
-        LincheckBudget.stress(5, 200)
+        LincheckBudget.stress(5, 100)
                 .sequentialSpecification(Specification.class)
                 .verifier(BatchLinearizabilityVerifier.class)
                 .check(Operations.class);

@@ -226,7 +226,7 @@ public class SegmentChainLincheckTest {
      * the JDK code it runs.
      */
     private static void check(Class<? extends Operations> test) {
-        LincheckBudget.modelChecking(10, 80)
+        LincheckBudget.modelChecking(8, 80)
                 .addGuarantee(forClasses(InMemoryLeaseStore.class.getName()).allMethods().treatAsAtomic())
                 .sequentialSpecification(Specification.class)
                 .verifier(BatchLinearizabilityVerifier.class)
@@ -252,7 +252,7 @@ public class SegmentChainLincheckTest {
 
     @Test
     void drawsSwitchesPrefetchesAndCloseAreLinearizableUnderStress() {
-        LincheckBudget.stress(10, 150)
+        LincheckBudget.stress(10, 100)
                 .sequentialSpecification(Specification.class)
                 .verifier(BatchLinearizabilityVerifier.class)
                 .check(Operations.class);

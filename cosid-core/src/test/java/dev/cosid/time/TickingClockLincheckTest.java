@@ -143,7 +143,7 @@ class TickingClockLincheckTest {
 
     @Test
     void readsTicksAndCloseAreLinearizableUnderStress() {
-        LincheckBudget.stress(10, 150).sequentialSpecification(Specification.class).check(Operations.class);
+        LincheckBudget.stress(5, 100).sequentialSpecification(Specification.class).check(Operations.class);
     }
 
     /**
