@@ -28,11 +28,6 @@ final class SegmentLink extends SegmentLinkRight {
     long size() {
         return last - first + 1;
     }
-
-    /** The ids of this range not drawn yet. */
-    long left() {
-        return Math.max(0, last - cursor() + 1);
-    }
 }
 
 /** Padding before the cursor. */

@@ -380,4 +380,77 @@ class CosIdRuntimeTest {
             assertEquals(List.of(ids), runtime.generators(), "no generator without its layout on record");
         }
     }
+
+    @Test
+    void aRenewalThatLeavesTheCeilingWhereItWasKeepsTheLease() {
+        // the store's clock stands still: the renewal answers the same expiry and ceiling, which is no rollback
+        try (CosIdRuntime runtime = builder().start()) {
+            SlotLease first = runtime.lease();
+            scheduler.runNext();
+            assertEquals(first.ceiling(), runtime.lease().ceiling());
+            assertEquals(first.fence(), runtime.lease().fence());
+            assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("lost")), listener.events.toString());
+            runtime.snowflake("order").nextId();
+        }
+    }
+
+    @Test
+    void aClockSkewThatAppearsAfterTheStartIsReportedAtTheNextRenewal() {
+        try (CosIdRuntime runtime = builder().start()) {
+            assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("skew")), listener.events.toString());
+            nodeClock.set(T0 + 3_000);
+            scheduler.runNext();
+            assertTrue(listener.events.stream().anyMatch(e -> e.startsWith("skew")), listener.events.toString());
+        }
+    }
+
+    @Test
+    void aSkewOfExactlyHalfTheToleranceIsNotReported() {
+        nodeClock.set(T0 + 500); // the default tolerance is 1 s
+        try (CosIdRuntime runtime = builder().start()) {
+            assertTrue(listener.events.stream().noneMatch(e -> e.startsWith("skew")), listener.events.toString());
+        }
+    }
+
+    @Test
+    void aHolderThatIssuedUpToItsCeilingReleasesItsSlot() {
+        CosIdRuntime runtime = builder().start();
+        SnowflakeId ids = runtime.snowflake("order");
+        long ceiling = runtime.lease().ceiling();
+        nodeClock.set(ceiling);
+        assertEquals(ceiling, IdLayout.MILLISECOND.parse(ids.nextId()).timestampMillis());
+        runtime.close();
+        assertNull(record(0).owner(), "released, not left to expire");
+        assertEquals(ceiling, record(0).nextFloor());
+    }
+
+    /** The slot a runtime takes after losing the race for slot 0 of eight: the free ones, rotated by its key. */
+    private int slotAfterALostRace(String key) {
+        InMemoryLeaseStore fresh = new InMemoryLeaseStore(storeClock);
+        store.swap(fresh);
+        boolean[] intruded = new boolean[1];
+        store.beforeAcquire = () -> {
+            if (!intruded[0]) {
+                intruded[0] = true; // another runtime takes slot 0 between this one's read and its acquire
+                fresh.acquire("orders", 0, Owner.of("intruder"), LONG);
+            }
+        };
+        try (CosIdRuntime runtime = builder().namespace("orders").ownerKey(key).bits(3).start()) {
+            return runtime.lease().slot();
+        } finally {
+            store.beforeAcquire = null;
+        }
+    }
+
+    @Test
+    void runtimesThatLoseTheRaceForTheLowestSlotSpreadOverTheFreeOnesByTheirKey() {
+        java.util.Set<Integer> slots = new java.util.HashSet<>();
+        for (String key : List.of("node-a", "node-b", "node-c", "node-d", "node-e")) {
+            int slot = slotAfterALostRace(key);
+            // the seven free slots after the lost one, rotated to start where the key points
+            assertEquals(1 + Math.floorMod(key.hashCode() * 31 + 1, 7), slot, key);
+            slots.add(slot);
+        }
+        assertTrue(slots.size() > 1, "keys spread: " + slots);
+    }
 }

@@ -26,6 +26,8 @@ final class FaultyStore implements LeaseStore {
     final AtomicInteger failLayouts = new AtomicInteger();
     /** Run before every read, to change the store between two reads of a waiting runtime. */
     volatile Runnable beforeRead;
+    /** Run before every acquire, to let another runtime take the slot between a read and the acquire. */
+    volatile Runnable beforeAcquire;
     /** Run before every segment reservation, such as a wait that makes the store slow. */
     volatile Runnable beforeReserve;
 
@@ -82,6 +84,10 @@ final class FaultyStore implements LeaseStore {
 
     @Override
     public Optional<SlotLease> acquire(String namespace, int slot, Owner owner, LeaseTerms terms) {
+        Runnable hook = beforeAcquire;
+        if (hook != null) {
+            hook.run();
+        }
         enter("acquire");
         return delegate.acquire(namespace, slot, owner, terms);
     }

@@ -335,4 +335,192 @@ class WindowCheckTest {
             pool.shutdownNow();
         }
     }
+
+    private LeasedSnowflake generator(IdLayout layout, long maxWaitNanos, long leadMillis) {
+        return new LeasedSnowflake("test", layout, binding, clock, maxWaitNanos, leadMillis);
+    }
+
+    @Test
+    void aUnitThatEndsPastTheCeilingIsRefusedOnTheFastPathAndTheSlowOne() {
+        IdLayout twoMillis = new IdLayout(T0 - 2_000, 2, 41, 10, 12);
+        bind(5, T0 - 1, T0 + 2); // units T0..T0+1 fit; T0+2..T0+3 ends past the ceiling
+        LeasedSnowflake ids = generator(twoMillis, 0);
+        assertEquals(T0, twoMillis.parse(ids.nextId()).timestampMillis());
+        clock.advanceMillis(2); // the window is cached: the fast path is tried first
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertEquals(IdUnavailableException.Reason.CEILING, refused.reason());
+        clock.advanceMillis(2);
+        assertEquals(IdUnavailableException.Reason.CEILING,
+                assertThrows(IdUnavailableException.class, ids::nextId).reason(), "nor a unit after it");
+    }
+
+    @Test
+    void aWindowThatShrinksBelowTheLastUnitIssuedIsStillCheckedOnTheFastPath() {
+        // a store never lowers a slot's ceiling; the generator checks every id all the same
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(3, T0 - 1, T0 + 10);
+        LeasedSnowflake ids = generator(tiny, 0, 5);
+        ids.nextIds(6); // unit T0 used up, then two ids of unit T0 + 1, ahead of the clock within the lead
+        bind(3, T0 - 1, T0);
+        for (int call = 0; call < 2; call++) { // the first caches the new window, the second takes the fast path
+            IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+            assertEquals(IdUnavailableException.Reason.CEILING, refused.reason());
+        }
+        clock.advanceMillis(1); // the clock reaches the unit of the last id, one past the shrunk window
+        for (int call = 0; call < 2; call++) {
+            IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+            assertEquals(IdUnavailableException.Reason.CEILING, refused.reason());
+        }
+    }
+
+    @Test
+    void aFloorWithinTheLeadIsIssuedFromItsFirstUnitEachIdOnce() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(1, T0 + 2, T0 + 20); // the first unit, T0 + 3, lies exactly at the lead's end
+        LeasedSnowflake ids = generator(tiny, 0, 3);
+        long[] batch = ids.nextIds(3);
+        long single = ids.nextId(); // the unit's last id, continued on the slow path (the clock lies behind it)
+        assertEquals(T0 + 3, tiny.parse(batch[0]).timestampMillis());
+        Set<Long> distinct = new HashSet<>();
+        for (long id : batch) {
+            assertTrue(distinct.add(id), "id " + id + " issued twice");
+        }
+        assertTrue(distinct.add(single), "id " + single + " issued twice");
+        assertTrue(single > batch[2]);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertEquals(IdUnavailableException.Reason.SEQUENCE, refused.reason(), "the lead ends at T0 + 3");
+    }
+
+    @Test
+    void aFloorOneUnitPastTheLeadHoldsTheGenerator() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(1, T0 + 3, T0 + 20);
+        LeasedSnowflake ids = generator(tiny, 0, 3);
+        assertEquals(IdUnavailableException.Reason.FLOOR,
+                assertThrows(IdUnavailableException.class, ids::nextId).reason());
+    }
+
+    @Test
+    void aGeneratorClosedBeforeItsFirstIdIssuesNone() {
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        assertEquals(T0 - 1, ids.close());
+        assertEquals(IdUnavailableException.Reason.CLOSED,
+                assertThrows(IdUnavailableException.class, ids::nextId).reason());
+        assertEquals(IdUnavailableException.Reason.CLOSED,
+                assertThrows(IdUnavailableException.class, () -> ids.nextIds(2)).reason());
+    }
+
+    @Test
+    void theLastIssuedMillisecondIsTheEndOfTheUnitOfTheLastIdEvenWhenItsSequenceIsUsedUp() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(15, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        assertEquals(T0 - 1, ids.lastIssuedMillis(), "the floor before the first id");
+        ids.nextIds(4); // the whole of unit T0 on the highest slot: the word carries into the next unit
+        assertEquals(T0, ids.lastIssuedMillis());
+        assertEquals(T0, ids.stats().lastIssuedMillis());
+        assertEquals(4, ids.stats().issued());
+        assertEquals(T0, ids.close());
+    }
+
+    @Test
+    void aBatchOfOneIsOneId() {
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        assertEquals(1, ids.nextIds(1).length);
+        assertThrows(IllegalArgumentException.class, () -> ids.nextIds(0));
+    }
+
+    @Test
+    void idsOnTheHighestSlotContinueTheirUnit() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(15, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        for (int sequence = 0; sequence < 4; sequence++) {
+            IdParts parts = tiny.parse(ids.nextId());
+            assertEquals(T0, parts.timestampMillis());
+            assertEquals(15, parts.slot());
+            assertEquals(sequence, parts.sequence());
+        }
+    }
+
+    @Test
+    void theLayoutsLastUnitIsNeverIssuedSoTheNextWordKeepsItsSignBit() {
+        IdLayout short10 = new IdLayout(T0 - 1_022, 1, 10, 4, 2); // units 0..1023; T0 is unit 1022
+        bind(0, T0 - 100, T0 + 31_000);
+        LeasedSnowflake ids = generator(short10, 0);
+        assertEquals(T0, short10.parse(ids.nextId()).timestampMillis(), "unit 1022, the last usable");
+        clock.advanceMillis(1);
+        assertEquals(IdUnavailableException.Reason.CLOCK_OUT_OF_RANGE,
+                assertThrows(IdUnavailableException.class, ids::nextId).reason(), "unit 1023 is left unused");
+    }
+
+    @Test
+    void aHeldCallWaitsExactlyItsBound() {
+        bind(0, T0 + 1_000, T0 + 31_000); // the floor a second ahead: the waits never reach it
+        long bound = 1_500_000; // one and a half milliseconds: a park of 1 ms, then the half left
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, bound);
+        long before = clock.monotonicNanos();
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertEquals(IdUnavailableException.Reason.FLOOR, refused.reason());
+        assertEquals(bound, clock.monotonicNanos() - before);
+        assertTrue(refused.getMessage().contains("(waited 1 ms)"), refused.getMessage());
+    }
+
+    @Test
+    void aUsedUpSequenceNamesHowManyIdsTheUnitHeld() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        ids.nextIds(4);
+        IdUnavailableException refused = assertThrows(IdUnavailableException.class, ids::nextId);
+        assertTrue(refused.getMessage().contains("all 4 ids of the unit"), refused.getMessage());
+    }
+
+    @Test
+    void aNewClockUnitStartsAtSequenceZeroOnTheFastPath() {
+        bind(0, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(IdLayout.MILLISECOND, 0);
+        ids.nextId();
+        ids.nextId(); // the fast path, which leaves its guess of the word behind
+        clock.advanceMillis(1);
+        IdParts parts = IdLayout.MILLISECOND.parse(ids.nextId());
+        assertEquals(T0 + 1, parts.timestampMillis(), "the clock's unit, not the rest of the last one");
+        assertEquals(0, parts.sequence());
+    }
+
+    @Test
+    void afterAMoveToSlotZeroInTheSameMillisecondNoIdIsIssuedOnTheOldSlot() {
+        IdLayout tiny = new IdLayout(T0 - 1_000, 1, 41, 4, 2);
+        bind(5, T0 - 1, T0 + 31_000);
+        LeasedSnowflake ids = generator(tiny, 0);
+        ids.nextId();
+        binding.set(new Binding(binding.get().lease, Binding.State.LOST));
+        bind(0, T0 - 1, T0 + 31_000); // the next slot, bound within the same millisecond
+        for (int call = 0; call < 2; call++) { // the first caches the new window, the second takes the fast path
+            IdUnavailableException held = assertThrows(IdUnavailableException.class, ids::nextId);
+            assertEquals(IdUnavailableException.Reason.SEQUENCE, held.reason(), "slot 0 starts at the next unit");
+        }
+        clock.advanceMillis(1);
+        IdParts parts = tiny.parse(ids.nextId());
+        assertEquals(0, parts.slot());
+        assertEquals(T0 + 1, parts.timestampMillis());
+    }
+
+    @Test
+    void theEpochsFirstUnitBelowTheFloorIsHeldByTheFloor() {
+        IdLayout fromNow = new IdLayout(T0, 1, 41, 4, 2); // T0 is unit 0
+        bind(0, T0 + 5, T0 + 31_000);
+        assertEquals(IdUnavailableException.Reason.FLOOR,
+                assertThrows(IdUnavailableException.class, () -> generator(fromNow, 0).nextId()).reason());
+    }
+
+    @Test
+    void theLayoutsLastUsableUnitPastTheCeilingIsHeldByTheCeiling() {
+        IdLayout short10 = new IdLayout(T0 - 1_022, 1, 10, 4, 2); // T0 is unit 1022, the last usable
+        bind(0, T0 - 100, T0 - 1);
+        assertEquals(IdUnavailableException.Reason.CEILING,
+                assertThrows(IdUnavailableException.class, () -> generator(short10, 0).nextId()).reason());
+    }
 }

@@ -113,4 +113,11 @@ class LeaseTimingTest {
         assertEquals("config", assertThrows(NullPointerException.class,
                 () -> new LeaseTiming(config.grant(ME, TOKEN, T0), null)).getMessage());
     }
+
+    @Test
+    void aTimingNamesItsLeaseAndItsConfigurationWhenPrinted() {
+        Lease lease = config.grant(ME, TOKEN, T0);
+        String printed = new LeaseTiming(lease, config).toString();
+        assertTrue(printed.startsWith("LeaseTiming[" + lease + ", "), printed);
+    }
 }

@@ -2,7 +2,6 @@ package dev.cosid.time;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -73,7 +72,7 @@ public final class ManualScheduler implements Scheduler {
     public boolean runNext() {
         Optional<Task> next;
         synchronized (this) {
-            next = tasks.stream().min(ORDER);
+            next = earliest();
             if (next.isEmpty()) {
                 return false;
             }
@@ -89,8 +88,7 @@ public final class ManualScheduler implements Scheduler {
 
     /** Returns the delay until the earliest pending task, if any. */
     public synchronized Optional<Duration> nextDelay() {
-        return tasks.stream().min(ORDER)
-                .map(task -> Duration.ofNanos(Math.max(0, task.dueNanos - clock.monotonicNanos())));
+        return earliest().map(task -> Duration.ofNanos(Math.max(0, task.dueNanos - clock.monotonicNanos())));
     }
 
     /** Returns how many tasks are pending. */
@@ -99,7 +97,7 @@ public final class ManualScheduler implements Scheduler {
     }
 
     private synchronized Optional<Task> takeDue() {
-        Optional<Task> next = tasks.stream().min(ORDER).filter(task -> task.dueNanos <= clock.monotonicNanos());
+        Optional<Task> next = earliest().filter(task -> task.dueNanos <= clock.monotonicNanos());
         next.ifPresent(tasks::remove);
         return next;
     }
@@ -110,8 +108,21 @@ public final class ManualScheduler implements Scheduler {
         tasks.clear();
     }
 
-    private static final Comparator<Task> ORDER =
-            Comparator.comparingLong((Task task) -> task.dueNanos).thenComparingLong(task -> task.sequence);
+    /**
+     * The task due first, and of those the one scheduled first. A plain loop, not a stream with a comparator held
+     * in a static field: Lincheck, which drives the segment chain through this scheduler, snapshots the static
+     * state its operations reach and cannot restore the JDK's comparator lambdas.
+     */
+    private Optional<Task> earliest() {
+        Task first = null;
+        for (Task task : tasks) {
+            if (first == null || task.dueNanos < first.dueNanos
+                    || (task.dueNanos == first.dueNanos && task.sequence < first.sequence)) {
+                first = task;
+            }
+        }
+        return Optional.ofNullable(first);
+    }
 
     private static final class Task {
         final long dueNanos;

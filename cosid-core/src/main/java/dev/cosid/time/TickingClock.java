@@ -130,8 +130,12 @@ public final class TickingClock extends TickingClockValue implements Clock, Auto
      */
     public long tick() {
         long now = source.nowMillis();
-        if ((long) NOW.getVolatile(this) != CLOSED) {
-            NOW.setVolatile(this, now);
+        // a compare-and-set, not a plain write: a close between the check and the write must not be undone,
+        // or the closed clock would show this reading for good instead of reading its source
+        for (long shown = (long) NOW.getVolatile(this); shown != CLOSED; shown = (long) NOW.getVolatile(this)) {
+            if (NOW.compareAndSet(this, shown, now)) {
+                break;
+            }
         }
         return now;
     }

@@ -2,6 +2,7 @@ package dev.cosid.lease;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.time.ManualClock;
@@ -190,5 +191,25 @@ class LeaseTransitionsTest {
                 "a next floor past the guard's stays");
         assertEquals(T0 + 999, LeaseTransitions.acquire(expired, Owner.of("b"), T0, new LeaseTerms(30_000, 1_000))
                 .orElseThrow().floor(), "without the guard an expired slot starts at its next floor");
+    }
+
+    @Test
+    void saturatedAddAddsExactlyUntilALongOverflowsThenStops() {
+        assertEquals(0, LeaseTransitions.saturatedAdd(0, 0));
+        assertEquals(2, LeaseTransitions.saturatedAdd(5, -3));
+        assertEquals(-2, LeaseTransitions.saturatedAdd(-5, 3));
+        assertEquals(Long.MAX_VALUE, LeaseTransitions.saturatedAdd(Long.MAX_VALUE, 1));
+        assertEquals(Long.MIN_VALUE, LeaseTransitions.saturatedAdd(Long.MIN_VALUE, -1));
+        assertEquals(Long.MAX_VALUE - 1, LeaseTransitions.saturatedAdd(Long.MAX_VALUE, -1));
+    }
+
+    @Test
+    void aStoreCallIsBoundedByASixthOfTheTtlButNeverBelowTheFloorNorAboveTheStoresOwn() {
+        LeaseTerms terms = new LeaseTerms(60_000, 1_000);
+        assertEquals(10_000, terms.callBoundMillis(30_000));
+        assertEquals(5_000, terms.callBoundMillis(5_000));
+        assertEquals(250, new LeaseTerms(600, 0).callBoundMillis(30_000), "never below 250 ms");
+        assertEquals(1, new LeaseTerms(1, 0).ttlMillis(), "the shortest ttl");
+        assertThrows(IllegalArgumentException.class, () -> new LeaseTerms(0, 0));
     }
 }
