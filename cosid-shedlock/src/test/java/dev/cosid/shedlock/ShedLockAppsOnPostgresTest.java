@@ -105,16 +105,27 @@ class ShedLockAppsOnPostgresTest {
     }
 
     private String out(String member) {
+        return read(member + ".out");
+    }
+
+    private String read(String file) {
         try {
-            Path out = dir.resolve(member + ".out");
-            return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
+            Path path = dir.resolve(file);
+            return Files.exists(path) ? Files.readString(path, StandardCharsets.UTF_8) : "";
         } catch (IOException e) {
             throw new AssertionError(e);
         }
     }
 
+    /** What both instances printed, for a failure message. */
     private String both() {
-        return "\na: " + out("a") + "\nb: " + out("b");
+        StringBuilder text = new StringBuilder();
+        for (String member : List.of("a", "b")) {
+            Process app = apps.get(member);
+            text.append("\n").append(member).append(app == null ? " (not started)" : app.isAlive() ? " (alive)"
+                    : " (exited " + app.exitValue() + ")").append(": ").append(out(member)).append(read(member + ".err"));
+        }
+        return text.toString();
     }
 
     /** One row a run wrote: who, which run, under which lock generation, in the table's order. */
@@ -191,7 +202,7 @@ class ShedLockAppsOnPostgresTest {
         Process a = start("a", provider, lock, table);
         Process b = start("b", provider, lock, table);
         Await.until(() -> out("a").contains("app: started a") && out("b").contains("app: started b"),
-                Duration.ofSeconds(90), () -> "both instances started" + both());
+                Duration.ofSeconds(120), () -> "both instances started" + both());
         Await.until(() -> count(table, "a") >= 3 && count(table, "b") >= 3, Duration.ofSeconds(30),
                 () -> "both instances ran the job" + both());
 
