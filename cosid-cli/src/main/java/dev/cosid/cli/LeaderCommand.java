@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
  * holding line names both.
  */
 @Command(name = "leader", mixinStandardHelpOptions = true,
-        description = {"Campaigns for a role on a Kafka cluster, holds and renews it, and prints each transition "
+        description = {"Campaigns for a role on a Kafka cluster (--bootstrap) or a lease store (--store), holds and "
+                + "renews it, and prints each transition "
                 + "(registered, waiting until, challenged, holding with token, renewed, revoked) until stopped; "
                 + "when stopped it resigns and removes its registration.",
                 "When no renewal succeeds in time it prints 'revoked role R: renewals failing: ...' at the "
@@ -92,7 +93,8 @@ final class LeaderCommand implements Callable<Integer> {
     Duration grace;
 
     @Option(names = "--replication-factor", paramLabel = "N", defaultValue = "1",
-            description = "replication factor if the topic must be created; 3 in production (default: ${DEFAULT-VALUE})")
+            description = "with --bootstrap: replication factor if the topic must be created; 3 in production "
+                    + "(default: ${DEFAULT-VALUE})")
     int replicationFactor;
 
     @Override
@@ -130,7 +132,8 @@ final class LeaderCommand implements Callable<Integer> {
         }, "cosid-leader-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         CompletableFuture<Integer> exit = new CompletableFuture<>();
-        try (CoordinationTransport transport = cluster.connect(spec.commandLine(), replicationFactor, lease)) {
+        try (CoordinationTransport transport = cluster.open(spec.commandLine(), replicationFactor, lease, "--timeout",
+                "--replication-factor")) {
             Transitions transitions = new Transitions(out, target, me);
             Elector.Builder real = Elector.builder(transport, target, me).config(config).retryInterval(retry)
                     .leaveOnClose(false).listener(transitions);

@@ -2,6 +2,7 @@ package dev.cosid.cli;
 
 import dev.cosid.coordination.CoordinationClient;
 import dev.cosid.coordination.CoordinationException;
+import dev.cosid.coordination.CoordinationTransport;
 import dev.cosid.coordination.Decision;
 import dev.cosid.coordination.Lease;
 import dev.cosid.coordination.LeaseConfig;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Option;
  * renewing, a standby is never marked, since it is waiting its turn.
  */
 @Command(name = "roles", mixinStandardHelpOptions = true,
-        description = {"Prints every role on a Kafka cluster: holder, token, whether it is current, deadline, roster.",
+        description = {"Prints every role on a Kafka cluster (--bootstrap) or a lease store (--store): holder, token, "
+                + "whether it is current, deadline, roster.",
                 "A member whose renewal or challenge is overdue by more than one renew interval is marked stale; "
                         + "give the members' --lease, --renew and --stagger to judge it."})
 final class RolesCommand implements Callable<Integer> {
@@ -64,11 +66,12 @@ final class RolesCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         Clock clock = Clock.system();
-        try (KafkaCoordinationTransport transport = cluster.connect(spec.commandLine(), 1, lease)) {
+        try (CoordinationTransport transport = cluster.open(spec.commandLine(), 1, lease, "--timeout")) {
             CoordinationClient client = new CoordinationClient(transport, policy, clock);
             List<LeadershipStatus> roles = client.roles();
             if (roles.isEmpty()) {
-                out.println("no roles in " + KafkaCoordinationTransport.TOPIC + " on " + cluster.bootstrap);
+                out.println(cluster.bootstrap != null ? "no roles in " + KafkaCoordinationTransport.TOPIC + " on "
+                        + cluster.bootstrap : "no roles in " + cluster.where());
             }
             long now = clock.nowMillis();
             for (LeadershipStatus status : roles) {

@@ -74,7 +74,8 @@ class CommandHelpTest {
                 assertTrue(unwrapped.contains(scheme), name + " --help names no " + scheme + ":\n" + help(name));
             }
         });
-        assertEquals(Set.of("generate", "leases", "migrate", "segment", "segments", "serve"), takingAStore);
+        assertEquals(Set.of("generate", "leader", "leases", "migrate", "roles", "segment", "segments", "serve"),
+                takingAStore);
     }
 
     @Test

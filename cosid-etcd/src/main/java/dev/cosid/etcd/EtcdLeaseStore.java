@@ -342,6 +342,11 @@ public final class EtcdLeaseStore implements LeaseStore {
         return kv;
     }
 
+    /** The cluster's leases, whose timers the etcd leader runs. */
+    io.etcd.jetcd.Lease leases() {
+        return client.getLeaseClient();
+    }
+
     /** Returns {@code /PREFIX/cosid/} (or {@code /cosid/}): the leadership transport keeps its keys beside the ids'. */
     String top() {
         return top;

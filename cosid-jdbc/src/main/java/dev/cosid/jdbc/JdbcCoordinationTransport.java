@@ -9,12 +9,14 @@ import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Role;
 import dev.cosid.coordination.RoleRecord;
 import dev.cosid.coordination.RosterEntry;
+import dev.cosid.coordination.StoreLocks;
 import dev.cosid.lease.LeaseStoreException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,7 +47,14 @@ import javax.sql.DataSource;
  * </ul>
  *
  * <p>The lease's instants are the writer's, as the client granted them: the database compares no clock, since
- * the fence alone decides which writer counts. Every statement runs as the id store's do: bounded (cancelled
+ * the fence alone decides which writer counts. The writer's clock is the one that matters to an elected holder:
+ * its revoke timer ({@code deadline - margin}) runs on the clock that wrote the deadline, so the margin needs to
+ * cover only the skew between members, not each member's skew from the database.
+ *
+ * <p>A {@link StoreLocks lock} is the one exception: ShedLock's model has no timer on the holder, so the
+ * database judges it. {@link #tryLock} is one {@code UPDATE} that mints and writes a lease granted at the
+ * database's clock, {@code WHERE} the role's lease deadline is not ahead of that clock; {@link #unlock} keeps the
+ * lease until its grant plus {@code atLeastFor} by the same clock, or clears it, only under the lock's fence. Every statement runs as the id store's do: bounded (cancelled
  * after 5 s), on a PostgreSQL URL with several hosts only while the primary commits synchronously to a standby,
  * on SQLite under the file guard. The tables are created when missing unless the URL says
  * {@code createSchema=false}; then {@link #schema(JdbcDialect)} gives the DDL to run.
@@ -57,7 +66,7 @@ import javax.sql.DataSource;
  * }
  * }</pre>
  */
-public final class JdbcCoordinationTransport implements CoordinationTransport {
+public final class JdbcCoordinationTransport implements CoordinationTransport, StoreLocks {
 
     /** How often a statement that the database rolled back (a deadlock, a lost race to insert a row) runs again. */
     private static final int ATTEMPTS = 20;
@@ -74,6 +83,10 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
     private final NamedSql read;
     private final NamedSql fence;
     private final NamedSql roles;
+    private final NamedSql lock;
+    private final NamedSql locked;
+    private final NamedSql keepLock;
+    private final NamedSql clearLock;
 
     JdbcCoordinationTransport(JdbcLeaseStore store, boolean createSchema) {
         this.store = Objects.requireNonNull(store, "store");
@@ -88,6 +101,10 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
         this.read = NamedSql.parse(sql.read());
         this.fence = NamedSql.parse(sql.fence());
         this.roles = NamedSql.parse(sql.roles());
+        this.lock = NamedSql.parse(sql.lock());
+        this.locked = NamedSql.parse(sql.locked());
+        this.keepLock = NamedSql.parse(sql.keepLock());
+        this.clearLock = NamedSql.parse(sql.clearLock());
         try {
             if (createSchema) {
                 store.run("create the leadership tables", connection -> {
@@ -271,6 +288,88 @@ public final class JdbcCoordinationTransport implements CoordinationTransport {
             current = Optional.empty();
         }
         throw RoleRecord.fenced(role, token, current);
+    }
+
+    @Override
+    public Optional<Lease> tryLock(Role role, MemberId holder, Duration atMostFor, Duration atLeastFor) {
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(holder, "holder");
+        StoreLocks.requireExtents(atMostFor, atLeastFor);
+        Map<String, Object> values = new HashMap<>();
+        values.put("role", role.name());
+        values.put("member", holder.name());
+        values.put("atmost", atMostFor.toMillis());
+        return Optional.ofNullable(write("take the lock of role '" + role + "'", connection -> {
+            // one transaction: the update's row lock keeps the row as it wrote it until the read below
+            connection.setAutoCommit(false);
+            try {
+                int changed = update(connection, lock, values);
+                if (changed == 0 && !exists(connection, values)) {
+                    try (PreparedStatement statement = nextSequence.prepare(connection, values)) {
+                        store.bounded(connection, statement, () -> single(statement)); // the role's row, fence 0
+                    }
+                    changed = update(connection, lock, values);
+                }
+                Lease lease = null;
+                if (changed == 1) {
+                    try (PreparedStatement statement = locked.prepare(connection, values)) {
+                        lease = store.bounded(connection, statement, () -> {
+                            try (ResultSet row = statement.executeQuery()) {
+                                if (!row.next()) {
+                                    throw new SQLException("the locked row of role '" + role + "' is gone");
+                                }
+                                return new Lease(holder, RoleRecord.token(row.getLong(1)), row.getLong(2),
+                                        row.getLong(3));
+                            }
+                        });
+                    }
+                }
+                connection.commit();
+                return lease;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException ignored) {
+                    // the connection is broken: the server rolls the transaction back when it closes
+                }
+                throw e;
+            } finally {
+                connection.setAutoCommit(true);
+            }
+        }));
+    }
+
+    private int update(Connection connection, NamedSql sql, Map<String, Object> values) throws SQLException {
+        try (PreparedStatement statement = sql.prepare(connection, values)) {
+            return store.bounded(connection, statement, statement::executeUpdate);
+        }
+    }
+
+    private boolean exists(Connection connection, Map<String, Object> values) throws SQLException {
+        try (PreparedStatement statement = fence.prepare(connection, values)) {
+            return store.bounded(connection, statement, () -> {
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next();
+                }
+            });
+        }
+    }
+
+    @Override
+    public boolean unlock(Role role, FencingToken token, Duration atLeastFor) {
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(token, "token");
+        StoreLocks.requireAtLeast(atLeastFor);
+        if (token.producerEpoch() != 0) {
+            return false; // not minted here
+        }
+        Map<String, Object> values = Map.of("role", role.name(), "fence", token.producerId(), "atleast",
+                atLeastFor.toMillis());
+        int changed = write("release the lock of role '" + role + "' with token " + token, connection -> {
+            int kept = update(connection, keepLock, values);
+            return kept == 1 ? kept : update(connection, clearLock, values);
+        });
+        return changed == 1;
     }
 
     @Override

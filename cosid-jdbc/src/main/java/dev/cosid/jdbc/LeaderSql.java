@@ -10,7 +10,7 @@ import java.util.List;
  * them.
  *
  * <p>Parameters are named: {@code :role}, {@code :member}, {@code :at}, {@code :seq}, {@code :fence},
- * {@code :granted} and {@code :deadline}.
+ * {@code :granted}, {@code :deadline}, {@code :atmost} and {@code :atleast}.
  */
 final class LeaderSql {
 
@@ -164,6 +164,44 @@ final class LeaderSql {
         return "UPDATE cosid_leader SET lease_member = NULL, lease_fence = NULL, lease_granted_at = NULL, "
                 + "lease_deadline = NULL, lease_seq = NULL, seq = seq + 1, lease_written_at = " + dialect.now()
                 + " WHERE role = :role AND fence = :fence";
+    }
+
+    /**
+     * Takes the role's lock: mints (the fence grows by one) and writes a lease granted at the database's clock with
+     * a deadline {@code :atmost} ms later, only while the role's lease has no deadline ahead of that clock. One
+     * conditional update, which changes one row or none. MariaDB assigns left to right, each assignment seeing the
+     * ones before: {@code lease_fence} and {@code lease_seq} read {@code fence} and {@code seq} before they move.
+     */
+    String lock() {
+        String now = dialect.now();
+        return "UPDATE cosid_leader SET lease_member = :member, lease_fence = fence + 1, lease_granted_at = " + now
+                + ", lease_deadline = " + now + " + :atmost, lease_seq = seq + 1, seq = seq + 1, "
+                + "lease_written_at = " + now + ", fence = fence + 1 WHERE role = :role AND (lease_deadline IS NULL "
+                + "OR lease_deadline <= " + now + ")";
+    }
+
+    /** The lease a lock wrote, read in the lock's transaction: fence, granted at, deadline. */
+    String locked() {
+        return "SELECT fence, lease_granted_at, lease_deadline FROM cosid_leader WHERE role = :role";
+    }
+
+    /**
+     * Releases a lock whose {@code :atleast} ms from its grant have not passed by the database's clock: the deadline
+     * becomes the grant plus that, only while {@code :fence} is the role's and the lease's. Otherwise nothing
+     * changes, and {@link #clearLease()} clears the lease.
+     */
+    String keepLock() {
+        String now = dialect.now();
+        return "UPDATE cosid_leader SET lease_deadline = lease_granted_at + :atleast, "
+                + "lease_seq = seq + 1, seq = seq + 1, lease_written_at = " + now + " WHERE role = :role "
+                + "AND fence = :fence AND lease_fence = :fence AND lease_granted_at + :atleast > " + now;
+    }
+
+    /** Clears a lock's lease, only while {@code :fence} is the role's and the lease's. */
+    String clearLock() {
+        return "UPDATE cosid_leader SET lease_member = NULL, lease_fence = NULL, lease_granted_at = NULL, "
+                + "lease_deadline = NULL, lease_seq = NULL, seq = seq + 1, lease_written_at = " + dialect.now()
+                + " WHERE role = :role AND fence = :fence AND lease_fence = :fence";
     }
 
     /** The role's row joined with its members' rows: one statement, so one snapshot. */

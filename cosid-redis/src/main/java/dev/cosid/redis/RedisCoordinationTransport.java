@@ -9,10 +9,12 @@ import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Role;
 import dev.cosid.coordination.RoleRecord;
 import dev.cosid.coordination.RosterEntry;
+import dev.cosid.coordination.StoreLocks;
 import dev.cosid.lease.LeaseStoreException;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -41,14 +43,17 @@ import java.util.TreeSet;
  * </ul>
  *
  * <p>The lease's instants are the writer's, as the client granted them: Redis compares no clock, since the fence
- * alone decides which writer counts. {@link #roles()} scans the keyspace (every primary of a cluster).
+ * alone decides which writer counts. A {@link StoreLocks lock} is the exception, judged by the server's
+ * {@code TIME} inside its script: {@link #tryLock} mints and writes a lease granted at {@code TIME} only when the
+ * role's lease deadline is not ahead of it, and {@link #unlock} keeps the lease until its grant plus
+ * {@code atLeastFor} by the same clock, or clears it. {@link #roles()} scans the keyspace (every primary of a cluster).
  *
  * <h2>Example</h2>
  * <pre>{@code
  * CoordinationTransport transport = CoordinationTransports.open("redis-sentinel://s1:26379,s2:26379,s3:26379#ids");
  * }</pre>
  */
-public final class RedisCoordinationTransport implements CoordinationTransport {
+public final class RedisCoordinationTransport implements CoordinationTransport, StoreLocks {
 
     private static final String PREFIX = "cosid:{leader:";
     private static final String ROLE_SUFFIX = "}:role";
@@ -111,6 +116,34 @@ public final class RedisCoordinationTransport implements CoordinationTransport {
     public void clearLease(Role role, FencingToken token) {
         Objects.requireNonNull(token, "token");
         guarded(role, token, "clear the lease of role '" + role + "' with token " + token, LeaderScripts.CLEAR_LEASE);
+    }
+
+    @Override
+    public Optional<Lease> tryLock(Role role, MemberId holder, Duration atMostFor, Duration atLeastFor) {
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(holder, "holder");
+        StoreLocks.requireExtents(atMostFor, atLeastFor);
+        List<Object> reply = script("take the lock of role '" + role + "'", LeaderScripts.LOCK, role, true,
+                holder.name(), Long.toString(atMostFor.toMillis()));
+        if (reply == null || reply.isEmpty() || reply.get(0) == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Lease(holder, RoleRecord.token(Long.parseLong((String) reply.get(0))),
+                Long.parseLong((String) reply.get(1)), Long.parseLong((String) reply.get(2))));
+    }
+
+    @Override
+    public boolean unlock(Role role, FencingToken token, Duration atLeastFor) {
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(token, "token");
+        StoreLocks.requireAtLeast(atLeastFor);
+        if (token.producerEpoch() != 0) {
+            return false; // not minted here
+        }
+        List<Object> reply = script("release the lock of role '" + role + "' with token " + token,
+                LeaderScripts.UNLOCK, role, true, Long.toString(token.producerId()),
+                Long.toString(atLeastFor.toMillis()));
+        return reply != null && !reply.isEmpty() && reply.get(0) != null;
     }
 
     /** Runs a write conditioned on the fence; a token with an epoch other than 0 was not minted here. */

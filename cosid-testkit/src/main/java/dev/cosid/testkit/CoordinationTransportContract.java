@@ -1,8 +1,10 @@
 package dev.cosid.testkit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.cosid.coordination.CoordinationClient;
 import dev.cosid.coordination.CoordinationEntry;
@@ -17,6 +19,7 @@ import dev.cosid.coordination.LeadershipStatus;
 import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Role;
 import dev.cosid.coordination.RosterEntry;
+import dev.cosid.coordination.StoreLocks;
 import dev.cosid.time.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +39,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The contract every {@link CoordinationTransport} passes: epochs that supersede, fenced writes,
  * ordered records, and the election scenarios of the client on top of them. Lease time runs on a
- * manual clock; the transport itself is real.
+ * manual clock; the transport itself is real. A transport that is also {@link StoreLocks} passes the lock tests
+ * too, whose time the store's own clock judges, so they wait in real time (about a second per test, a few on etcd,
+ * whose leases last whole seconds and at least its minimum TTL).
  *
  * <h2>Example</h2>
  * <pre>{@code
@@ -312,5 +317,80 @@ public abstract class CoordinationTransportContract {
         // without a lease b (rank 1) waits one stagger from its own registration, not a's 30 s deadline
         clock.advance(Duration.ofSeconds(5));
         assertTrue(client.tryAcquire(role, MemberId.of("b")).isPresent());
+    }
+
+    private StoreLocks locks() {
+        assumeTrue(transport instanceof StoreLocks, "the transport takes no locks");
+        return (StoreLocks) transport;
+    }
+
+    @Test
+    void aLockIsTakenOnceAndWithANewerTokenThanEveryEpochBefore() {
+        StoreLocks locks = locks();
+        FencingToken before = transport.acquireEpoch(role);
+        Lease held = locks.tryLock(role, MemberId.of("a"), Duration.ofMinutes(1), Duration.ZERO).orElseThrow();
+        assertTrue(held.token().supersedes(before), held.token() + " supersedes " + before);
+        assertEquals(MemberId.of("a"), held.member());
+        assertEquals(60_000, held.deadline() - held.grantedAt());
+        assertEquals(Optional.of(held.token()), transport.describe(role));
+        assertThrows(FencedException.class, () -> transport.clearLease(role, before), "the lock fenced the epoch");
+        try (CoordinationTransport peer = createPeer()) {
+            assertEquals(Optional.empty(), ((StoreLocks) peer).tryLock(role, MemberId.of("b"), Duration.ofMinutes(1),
+                    Duration.ZERO), "b while a holds it");
+            Lease lease = client().describe(role).lease().orElseThrow();
+            assertEquals(held, lease, "the lock is the role's lease, for every reader");
+        }
+        assertEquals(Optional.empty(), locks.tryLock(role, MemberId.of("a"), Duration.ofMinutes(1), Duration.ZERO),
+                "the holder again: a lock is not reentrant");
+        assertTrue(locks.unlock(role, held.token(), Duration.ZERO));
+        assertEquals(Optional.empty(), client().describe(role).lease(), "released with nothing left to hold");
+    }
+
+    @Test
+    void anUnreleasedLockRunsOutAtItsDeadlineAndItsHolderCanNoLongerReleaseIt() {
+        StoreLocks locks = locks();
+        Lease first = locks.tryLock(role, MemberId.of("a"), Duration.ofMillis(800), Duration.ZERO).orElseThrow();
+        try (CoordinationTransport peer = createPeer()) {
+            StoreLocks other = (StoreLocks) peer;
+            assertEquals(Optional.empty(), other.tryLock(role, MemberId.of("b"), Duration.ofMinutes(1), Duration.ZERO));
+            Lease[] second = new Lease[1];
+            Await.until(() -> (second[0] = other.tryLock(role, MemberId.of("b"), Duration.ofMinutes(1), Duration.ZERO)
+                    .orElse(null)) != null, Duration.ofSeconds(15), "b takes the lock once a's ran out");
+            assertTrue(second[0].token().supersedes(first.token()));
+            assertFalse(locks.unlock(role, first.token(), Duration.ZERO), "a's release comes too late");
+            assertEquals(Optional.of(second[0]), client().describe(role).lease(), "b still holds it");
+            assertTrue(other.unlock(role, second[0].token(), Duration.ZERO));
+        }
+    }
+
+    @Test
+    void aReleasedLockIsFreeAtOnceWithoutAnAtLeastExtentAndHeldToItWithOne() {
+        StoreLocks locks = locks();
+        Lease quick = locks.tryLock(role, MemberId.of("a"), Duration.ofMinutes(1), Duration.ZERO).orElseThrow();
+        assertTrue(locks.unlock(role, quick.token(), Duration.ZERO));
+        Lease kept = locks.tryLock(role, MemberId.of("b"), Duration.ofMinutes(1), Duration.ofMillis(800))
+                .orElseThrow(() -> new AssertionError("free at once after a release without an at-least extent"));
+        assertTrue(locks.unlock(role, kept.token(), Duration.ofMillis(800)));
+        assertEquals(Optional.empty(), locks.tryLock(role, MemberId.of("c"), Duration.ofMinutes(1), Duration.ZERO),
+                "held until its grant plus the at-least extent, released or not");
+        Lease[] next = new Lease[1];
+        Await.until(() -> (next[0] = locks.tryLock(role, MemberId.of("c"), Duration.ofMinutes(1), Duration.ZERO)
+                .orElse(null)) != null, Duration.ofSeconds(15), "c takes the lock once the at-least extent passed");
+        assertTrue(next[0].token().supersedes(kept.token()));
+        assertTrue(locks.unlock(role, next[0].token(), Duration.ZERO));
+    }
+
+    @Test
+    void aLocksExtentsAreCheckedBeforeTheStoreIsAsked() {
+        StoreLocks locks = locks();
+        CoordinationException longer = assertThrows(CoordinationException.class, () -> locks.tryLock(role,
+                MemberId.of("a"), Duration.ofSeconds(1), Duration.ofSeconds(2)));
+        assertEquals("a lock's at-least extent of 2000 ms is longer than its at-most extent of 1000 ms",
+                longer.getMessage());
+        assertThrows(CoordinationException.class, () -> locks.tryLock(role, MemberId.of("a"), Duration.ZERO,
+                Duration.ZERO));
+        assertThrows(CoordinationException.class, () -> locks.unlock(role, FencingToken.of(1, (short) 0),
+                Duration.ofMillis(-1)));
+        assertEquals(Optional.empty(), transport.describe(role), "nothing was minted");
     }
 }

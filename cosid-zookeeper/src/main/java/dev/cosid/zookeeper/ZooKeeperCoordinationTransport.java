@@ -8,16 +8,20 @@ import dev.cosid.coordination.Lease;
 import dev.cosid.coordination.MemberId;
 import dev.cosid.coordination.Role;
 import dev.cosid.coordination.RoleRecord;
+import dev.cosid.coordination.StoreLocks;
 import dev.cosid.lease.LeaseStoreException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
@@ -42,17 +46,24 @@ import org.apache.zookeeper.data.Stat;
  * </ul>
  *
  * <p>The lease's instants are the writer's, as the client granted them; ZooKeeper stamps its leader's clock on
- * every write as the znode's {@code mtime}, which the transport does not compare. Every operation runs within the
- * id store's bound.
+ * every write as the znode's {@code mtime}, which the transport does not compare. A {@link StoreLocks lock} is the
+ * exception, judged by that clock as the id store judges its windows: {@link #tryLock} first writes the clock znode
+ * {@code /cosid/leader/clock} and takes its {@code mtime} as the store's now, then reads the role's record and
+ * writes it at the version read, minted and with a lease granted at that now, only when the record's lease deadline
+ * is not ahead of it; {@link #unlock} does the same to keep the lease until its grant plus {@code atLeastFor}, or
+ * to clear it. The now is stamped before the read, so it is never later than the moment the decision is about.
+ * Every operation runs within the id store's bound.
  *
  * <h2>Example</h2>
  * <pre>{@code
  * CoordinationTransport transport = CoordinationTransports.open("zookeeper://zk1:2181,zk2:2181,zk3:2181/app");
  * }</pre>
  */
-public final class ZooKeeperCoordinationTransport implements CoordinationTransport {
+public final class ZooKeeperCoordinationTransport implements CoordinationTransport, StoreLocks {
 
     private static final String ROLES = "/cosid/leader/roles";
+    /** The znode whose writes stamp the leader's clock for the locks. */
+    private static final String CLOCK = "/cosid/leader/clock";
     /** A record changed by others between every read and write this often is given up on (within the bound). */
     private static final int ATTEMPTS = 1_000;
 
@@ -114,15 +125,81 @@ public final class ZooKeeperCoordinationTransport implements CoordinationTranspo
                 record -> record.leaseCleared(role, token));
     }
 
+    @Override
+    public Optional<Lease> tryLock(Role role, MemberId holder, Duration atMostFor, Duration atLeastFor) {
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(holder, "holder");
+        StoreLocks.requireExtents(atMostFor, atLeastFor);
+        AtomicReference<Lease> taken = new AtomicReference<>();
+        stamped("take the lock of role '" + role + "'", role, (record, now) -> {
+            taken.set(null);
+            if (record.lease().isPresent() && record.lease().get().deadline() > now) {
+                return record;
+            }
+            RoleRecord minted = record.minted();
+            FencingToken token = minted.token().orElseThrow();
+            long deadline = now > Long.MAX_VALUE - atMostFor.toMillis() ? Long.MAX_VALUE : now + atMostFor.toMillis();
+            Lease lease = new Lease(holder, token, now, deadline);
+            taken.set(lease);
+            return minted.leaseWritten(role, token, lease);
+        });
+        return Optional.ofNullable(taken.get());
+    }
+
+    @Override
+    public boolean unlock(Role role, FencingToken token, Duration atLeastFor) {
+        Objects.requireNonNull(role, "role");
+        Objects.requireNonNull(token, "token");
+        StoreLocks.requireAtLeast(atLeastFor);
+        boolean[] released = new boolean[1];
+        stamped("release the lock of role '" + role + "' with token " + token, role, (record, now) -> {
+            released[0] = false;
+            Optional<Lease> lease = record.lease();
+            if (!record.token().equals(Optional.of(token)) || lease.isEmpty() || !lease.get().token().equals(token)) {
+                return record;
+            }
+            released[0] = true;
+            long keep = lease.get().grantedAt() + atLeastFor.toMillis();
+            return keep > now ? record.leaseWritten(role, token, new Lease(lease.get().member(), token,
+                    lease.get().grantedAt(), keep)) : record.leaseCleared(role, token);
+        });
+        return released[0];
+    }
+
+    /** Returns the leader's clock: the modification time of a write to the clock znode. */
+    private long storeNow() throws Exception {
+        try {
+            return client.setData().forPath(CLOCK).getMtime();
+        } catch (KeeperException.NoNodeException missing) {
+            try {
+                client.create().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT).forPath(CLOCK);
+            } catch (KeeperException.NodeExistsException created) {
+                // another client created it first
+            }
+            return client.setData().forPath(CLOCK).getMtime();
+        }
+    }
+
     /**
      * Reads the record with its version, applies the transition and writes the result at that version (creates
      * it for a new role); a write that lost a race reads again. A transition that refuses (a fenced token) throws
      * and writes nothing; one that changes nothing writes nothing.
      */
     private RoleRecord update(String what, Role role, UnaryOperator<RoleRecord> transition) {
+        return update(what, role, false, (record, now) -> transition.apply(record));
+    }
+
+    /** As {@link #update(String, Role, UnaryOperator)}, with the leader's clock stamped before each read. */
+    private RoleRecord stamped(String what, Role role, BiFunction<RoleRecord, Long, RoleRecord> transition) {
+        return update(what, role, true, transition);
+    }
+
+    private RoleRecord update(String what, Role role, boolean stamp,
+                              BiFunction<RoleRecord, Long, RoleRecord> transition) {
         String path = path(role);
         return call(what, () -> {
             for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                long now = stamp ? storeNow() : 0;
                 Stat stat = new Stat();
                 RoleRecord current;
                 boolean exists = true;
@@ -132,7 +209,7 @@ public final class ZooKeeperCoordinationTransport implements CoordinationTranspo
                     current = RoleRecord.EMPTY;
                     exists = false;
                 }
-                RoleRecord next = transition.apply(current);
+                RoleRecord next = transition.apply(current, now);
                 if (next.equals(current)) {
                     return current;
                 }
