@@ -137,7 +137,9 @@ class CoordinationCodecTest {
                 CoordinationCodec.encodeValue(new Registration(NODE, 42)),
                 CoordinationCodec.encodeValue(new Lease(NODE, FencingToken.of(1, (short) 1), 1, 2)));
         int decoded = 0;
-        for (int i = 0; i < 50_000; i++) {
+        // 10,000 inputs in the test command (50,000 took 11 s of the module's critical path on a loaded machine);
+        // -Dcosid.fuzz.inputs=1000000 for a long run
+        for (int i = 0; i < Integer.getInteger("cosid.fuzz.inputs", 10_000); i++) {
             byte[] input;
             if (random.nextBoolean()) {
                 input = new byte[random.nextInt(48)];
@@ -164,7 +166,7 @@ class CoordinationCodecTest {
                 }
             }
         }
-        assertTrue(decoded > 200, "the fuzzer also produced valid records: " + decoded);
+        assertTrue(decoded > 40, "the fuzzer also produced valid records: " + decoded);
         assertArrayEquals(seeds.get(0), CoordinationCodec.encodeKey(CoordinationCodec.decodeKey(seeds.get(0))));
     }
 }
