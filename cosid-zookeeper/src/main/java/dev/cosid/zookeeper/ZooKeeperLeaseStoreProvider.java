@@ -17,9 +17,9 @@ import java.util.regex.Pattern;
  */
 public final class ZooKeeperLeaseStoreProvider implements LeaseStoreProvider {
 
-    /** Names of A-Z a-z 0-9 . _ - separated by '/', none of them '.' or '..'. */
     /** A host name, an IPv4 address or a bracketed IPv6 address. */
     private static final Pattern HOST = Pattern.compile("\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9_.\\-]+");
+    /** Names of A-Z a-z 0-9 . _ - separated by '/', none of them '.' or '..'. */
     private static final Pattern CHROOT = Pattern.compile("(?!\\.\\.?(/|$))[\\w.\\-]+(/(?!\\.\\.?(/|$))[\\w.\\-]+)*");
 
     @Override
