@@ -47,7 +47,7 @@ import org.springframework.core.annotation.AnnotatedElementUtils;
  * @Scheduled(fixedDelay = 1_000) @LeaderOnly("billing") public void bill() { ... }
  * }</pre>
  */
-public class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+public final class LeaderOnlyBeanPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
     private static final long serialVersionUID = 1L;
     private static final Logger LOG = LoggerFactory.getLogger(LeaderOnly.class);
