@@ -54,8 +54,8 @@ class LeaderWebAppTest {
         // spring.kafka.bootstrap-servers: the leadership takes Spring Boot's own when cosid.leadership.kafka names none
         return Apps.start(LeaderApplication.class, "cosid.enabled=false", "cosid.leadership.enabled=true",
                 "cosid.leadership.member=" + member, "spring.kafka.bootstrap-servers=" + bootstrap(),
-                "cosid.leadership.kafka.replication-factor=1", "cosid.leadership.lease=6s",
-                "cosid.leadership.renew=2s", "cosid.leadership.stagger=500ms", "cosid.leadership.timeout=5s",
+                "cosid.leadership.kafka.replication-factor=1", "cosid.leadership.lease=15s",
+                "cosid.leadership.renew=5s", "cosid.leadership.stagger=500ms", "cosid.leadership.timeout=5s",
                 "ticker.topic=" + topic, "management.endpoints.web.exposure.include=health,leadership");
     }
 
@@ -139,7 +139,7 @@ class LeaderWebAppTest {
             assertEquals(List.of(), runs("b"), "b has not run the job while a leads");
 
             // stop the leader: it resigns and leaves, so b takes over without waiting for a's deadline (at least
-            // lease - renew = 4 s away), which b would otherwise have to
+            // lease - renew = 10 s away, so a loaded machine still shows it), which b would otherwise have to
             long deadlineOfA = a.getBean(CosIdLeadership.class).leadership("ticker").orElseThrow().lease().deadline();
             long closing = CLOCK.monotonicNanos();
             a.close();

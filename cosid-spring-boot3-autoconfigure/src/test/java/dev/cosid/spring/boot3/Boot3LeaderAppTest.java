@@ -54,8 +54,8 @@ class Boot3LeaderAppTest {
         return new SpringApplicationBuilder(Boot3LeaderApplication.class).run("--server.port=0",
                 "--cosid.enabled=false", "--cosid.leadership.enabled=true", "--cosid.leadership.member=" + member,
                 "--cosid.leadership.kafka.bootstrap-servers=" + BROKER.server().bootstrapServers(),
-                "--cosid.leadership.kafka.replication-factor=1", "--cosid.leadership.lease=6s",
-                "--cosid.leadership.renew=2s", "--cosid.leadership.stagger=500ms", "--cosid.leadership.timeout=5s",
+                "--cosid.leadership.kafka.replication-factor=1", "--cosid.leadership.lease=15s",
+                "--cosid.leadership.renew=5s", "--cosid.leadership.stagger=500ms", "--cosid.leadership.timeout=5s",
                 "--ticker.topic=" + topic, "--management.endpoints.web.exposure.include=health,leadership");
     }
 
@@ -115,7 +115,8 @@ class Boot3LeaderAppTest {
             assertEquals(List.of("a", "b"), roster(seenFromB));
             assertEquals(List.of(), runs("b"), "b has not run the job while a leads");
 
-            // a resigns and leaves, so b takes over before a's deadline (at least lease - renew = 4 s away)
+            // a resigns and leaves, so b takes over before a's deadline (at least lease - renew
+            // = 10 s away, so a loaded machine still shows it)
             long deadlineOfA = a.getBean(CosIdLeadership.class).leadership("ticker").orElseThrow().lease().deadline();
             long closing = CLOCK.monotonicNanos();
             a.close();
