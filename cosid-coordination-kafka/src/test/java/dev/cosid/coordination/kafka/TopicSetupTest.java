@@ -57,8 +57,10 @@ class TopicSetupTest {
 
     @Test
     void aTopicItJustCreatedIsUsedAtOnceThoughItsMetadataArrivesAMomentLater() throws Exception {
-        // each round creates the topic afresh; describing it at once used to meet UnknownTopicOrPartition
-        for (int round = 0; round < 20; round++) {
+        // each round creates the topic afresh; describing it at once used to meet UnknownTopicOrPartition.
+        // -Dcosid.kafka.topicRounds plays more rounds than the test command's
+        int rounds = Integer.getInteger("cosid.kafka.topicRounds", 8);
+        for (int round = 0; round < rounds; round++) {
             try (KafkaCoordinationTransport transport = KafkaCoordinationTransport.create(
                     BROKER.server().bootstrapServers(), 1)) {
                 assertEquals(16, transport.partitions(), "round " + round);
