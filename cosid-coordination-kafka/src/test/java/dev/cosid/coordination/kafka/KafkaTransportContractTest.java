@@ -22,6 +22,6 @@ class KafkaTransportContractTest extends CoordinationTransportContract {
      */
     @Override
     protected int simultaneousChallengeRounds() {
-        return Integer.getInteger("cosid.kafka.challengeRounds", 50);
+        return Integer.getInteger("cosid.kafka.challengeRounds", 25);
     }
 }
