@@ -69,8 +69,10 @@ class LeaderExecTest {
         String role = role();
         Process leader = leader(role, "node-1", command);
         try {
-            Await.until(() -> !read("child").isBlank() && !read("pid").isBlank(), Duration.ofSeconds(60),
-                    "the command started: " + read("node-1.out") + read("node-1.err"));
+            // the leader prints its line after it started the command, which may write its files before that
+            Await.until(() -> !read("child").isBlank() && !read("pid").isBlank()
+                    && read("node-1.out").contains("started command"), Duration.ofSeconds(60),
+                    () -> "the command started: " + read("node-1.out") + read("node-1.err"));
             String holding = read("node-1.out").lines().filter(l -> l.contains("started command")).findFirst()
                     .orElseThrow();
             String token = holding.substring(holding.indexOf("with token ") + "with token ".length()).strip();

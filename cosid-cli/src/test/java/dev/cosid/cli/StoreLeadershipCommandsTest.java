@@ -48,7 +48,8 @@ class StoreLeadershipCommandsTest {
     private Process leader(String store, String role, String member) throws IOException {
         Process process = new ProcessBuilder(ChildJvm.command(CosIdCommand.class.getName(),
                 "leader", "--store", store, "--role", role, "--member", member,
-                "--lease", "3s", "--renew", "1s", "--stagger", "500ms", "--retry", "200ms"))
+                // a lease of 6 s renewed every 2 s: a holder on a loaded machine (load 15 seen) keeps it
+                "--lease", "6s", "--renew", "2s", "--stagger", "500ms", "--retry", "200ms"))
                 .redirectOutput(dir.resolve(member + ".out").toFile())
                 .redirectError(dir.resolve(member + ".err").toFile())
                 .start();
@@ -77,7 +78,7 @@ class StoreLeadershipCommandsTest {
     }
 
     private static String roleLine(String store, String role) {
-        Cli roles = Cli.run("roles", "--store", store, "--lease", "3s", "--renew", "1s", "--stagger", "500ms");
+        Cli roles = Cli.run("roles", "--store", store, "--lease", "6s", "--renew", "2s", "--stagger", "500ms");
         assertEquals(0, roles.status(), roles.err());
         assertEquals("", roles.err());
         return roles.lines().stream().filter(line -> line.startsWith("role " + role + " ")).findFirst()
@@ -94,7 +95,8 @@ class StoreLeadershipCommandsTest {
                 () -> "node-2 waits: " + output("node-2"));
         FencingToken firstToken = holding(output("node-1"));
         String line = roleLine(store, role);
-        assertTrue(line.startsWith("role " + role + " holder node-1 token " + firstToken + " (current) deadline "), line);
+        assertTrue(line.startsWith("role " + role + " holder node-1 token " + firstToken + " (current) deadline "),
+                () -> line + "\nnode-1: " + output("node-1"));
         assertTrue(line.endsWith(" roster [node-1 (holder), node-2 (standby, rank 0)]"), line);
 
         first.destroyForcibly(); // SIGKILL: no resignation, so node-2 waits out the lease
