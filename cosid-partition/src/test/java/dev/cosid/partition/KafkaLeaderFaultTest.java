@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -127,49 +129,89 @@ class KafkaLeaderFaultTest {
     private KafkaCluster kafka;
     private StarPostgres postgres;
     private int coordinationPartitions;
+    private long began;
+    private CompletableFuture<Void> restarting;
 
     @Test
     void aDeposedLeadersFencedWritesNeverLandAfterItsSuccessorsFirstUnderEveryKindOfFault() throws Exception {
-        long began = WALL.nowMillis();
+        began = WALL.nowMillis();
         try (StarNetwork star = StarNetwork.created("kafka-1", "kafka-2", "kafka-3", "pg", "worker-1", "worker-2",
-                "worker-3");
-                KafkaCluster cluster = KafkaCluster.started(star, star.hosts().subList(0, 3));
-                StarPostgres pg = StarPostgres.started(star, star.host("pg"))) {
+                "worker-3")) {
             net = star;
-            kafka = cluster;
-            postgres = pg;
-            prepare();
-            for (int i = 1; i <= 3; i++) {
-                Worker worker = new Worker("worker-" + i, star.host("worker-" + i), RUNS.resolve("worker-" + i
-                        + ".log"));
-                workers.add(worker);
-                start(worker);
-            }
-            awaitProgress(fencedRole, "the first leader writing");
-            awaitProgress(plainRole, "the control's first leader writing");
-            coordinationPartitions = partitionsOf(KafkaCoordinationTransport.TOPIC);
-            List<Fault> order = new ArrayList<>(List.of(Fault.values()));
-            if (PartitionRun.LONG) {
-                long seed = Long.getLong("cosid.leader.seed", WALL.nowMillis());
-                System.out.println("KafkaLeaderFaultTest seed " + seed + " (replay: -Dcosid.leader.seed=" + seed + ")");
-                Random random = new Random(seed);
-                long end = WALL.nowMillis() + RUN.toMillis();
-                while (WALL.nowMillis() < end) {
-                    Collections.shuffle(order, random);
-                    for (Fault fault : order) {
-                        strike(fault);
-                        Await.elapse(Duration.ofMillis(random.nextInt(3000)));
+            // the server starts while the cluster does
+            CompletableFuture<StarPostgres> pgStart = CompletableFuture.supplyAsync(() -> StarPostgres.started(star,
+                    star.host("pg")));
+            try (KafkaCluster cluster = KafkaCluster.started(star, star.hosts().subList(0, 3))) {
+                kafka = cluster;
+                postgres = joined(pgStart);
+                run();
+            } finally {
+                pgStart.handle((pg, failure) -> {
+                    if (pg != null) {
+                        pg.close();
                     }
-                }
-            } else {
-                for (Fault fault : order) {
-                    strike(fault);
-                }
+                    return null;
+                }).join();
             }
-            stopWorkers();
-            check(began);
         } finally {
             stopWorkers();
+        }
+    }
+
+    private static <T> T joined(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            if (e.getCause() instanceof Error failure) {
+                throw failure;
+            }
+            throw e;
+        }
+    }
+
+    private void run() throws Exception {
+        prepare();
+        for (int i = 1; i <= 3; i++) {
+            Worker worker = new Worker("worker-" + i, net.host("worker-" + i), RUNS.resolve("worker-" + i + ".log"));
+            workers.add(worker);
+            start(worker);
+        }
+        awaitProgress(fencedRole, "the first leader writing");
+        awaitProgress(plainRole, "the control's first leader writing");
+        coordinationPartitions = partitionsOf(KafkaCoordinationTransport.TOPIC);
+        // a broker restarts while the next fault, on a worker, strikes
+        List<Fault> order = new ArrayList<>(List.of(Fault.KILL_TRANSACTION_COORDINATOR, Fault.PAUSE_LEADER,
+                Fault.KILL_COORDINATION_LEADER, Fault.KILL_LEADER, Fault.CUT_BROKER, Fault.CUT_LEADER));
+        if (PartitionRun.LONG) {
+            long seed = Long.getLong("cosid.leader.seed", WALL.nowMillis());
+            System.out.println("KafkaLeaderFaultTest seed " + seed + " (replay: -Dcosid.leader.seed=" + seed + ")");
+            Random random = new Random(seed);
+            long end = WALL.nowMillis() + RUN.toMillis();
+            while (WALL.nowMillis() < end) {
+                Collections.shuffle(order, random);
+                for (Fault fault : order) {
+                    strike(fault);
+                    Await.elapse(Duration.ofMillis(random.nextInt(3000)));
+                }
+            }
+        } else {
+            for (Fault fault : order) {
+                strike(fault);
+            }
+        }
+        joinRestart();
+        stopWorkers();
+        check();
+    }
+
+    /** Waits for a broker's restart (or the cluster's recovery after a heal) started in the background. */
+    private void joinRestart() {
+        if (restarting != null) {
+            joined(restarting);
+            restarting = null;
         }
     }
 
@@ -284,7 +326,7 @@ class KafkaLeaderFaultTest {
     }
 
     private void strike(Fault fault) throws Exception {
-        long began = WALL.nowMillis();
+        long struckAt = WALL.nowMillis();
         String target;
         switch (fault) {
             case PAUSE_LEADER -> {
@@ -303,10 +345,12 @@ class KafkaLeaderFaultTest {
                 start(worker);
             }
             case KILL_TRANSACTION_COORDINATOR -> {
+                joinRestart();
                 int partition = kafka.transactionStatePartition(fencedRole.name());
                 target = killAndRestart(KafkaCluster.TRANSACTION_STATE, partition);
             }
             case KILL_COORDINATION_LEADER -> {
+                joinRestart();
                 int partition = RolePartitioner.partitionFor(fencedRole, coordinationPartitions);
                 target = killAndRestart(KafkaCoordinationTransport.TOPIC, partition);
             }
@@ -322,6 +366,7 @@ class KafkaLeaderFaultTest {
                 net.heal(worker.host);
             }
             case CUT_BROKER -> {
+                joinRestart();
                 int node = kafka.leaderOf(KafkaCoordinationTransport.TOPIC,
                         RolePartitioner.partitionFor(fencedRole, coordinationPartitions));
                 target = "kafka-" + node;
@@ -331,23 +376,24 @@ class KafkaLeaderFaultTest {
                         "the other two electing a new leader of the role's partition");
                 awaitProgress(fencedRole, "the leader writing with kafka-" + node + " cut off");
                 net.heal(kafka.hostOf(node));
-                kafka.awaitReady();
+                restarting = CompletableFuture.runAsync(kafka::awaitReady);
             }
             default -> throw new IllegalArgumentException(fault.toString());
         }
         awaitProgress(fencedRole, "a leader writing after " + fault);
         awaitProgress(plainRole, "the control's leader writing after " + fault);
-        struck.add(new Struck(fault, target, began, WALL.nowMillis()));
-        System.out.println("struck " + fault + " on " + target + " in " + (WALL.nowMillis() - began) + " ms");
+        struck.add(new Struck(fault, target, struckAt, WALL.nowMillis()));
+        System.out.println(struckAt + " struck " + fault + " on " + target + " in " + (WALL.nowMillis() - struckAt)
+                + " ms");
     }
 
-    /** Kills the broker leading a partition, waits until another leads it, restarts it. */
+    /** Kills the broker leading a partition, waits until another leads it, restarts it in the background. */
     private String killAndRestart(String topic, int partition) {
         int node = kafka.leaderOf(topic, partition);
         kafka.kill(node);
         Await.until(() -> kafka.leaderOf(topic, partition) != node, BOUND, "another leader of " + topic + "-"
                 + partition + " than the killed kafka-" + node);
-        kafka.restart(node);
+        restarting = CompletableFuture.runAsync(() -> kafka.restart(node));
         return "kafka-" + node + " (" + topic + "-" + partition + ")";
     }
 
@@ -406,7 +452,7 @@ class KafkaLeaderFaultTest {
         return writes;
     }
 
-    private void check(long began) throws Exception {
+    private void check() throws Exception {
         // a plain write held up by a frozen or cut-off worker lands once it runs again: give it time to
         Await.elapse(Duration.ofSeconds(1));
         LeaderChecker.Verdict fencedTopic = LeaderChecker.check(topic(fencedRole));
