@@ -144,7 +144,12 @@ class KafkaLeaderFaultTest {
             try (KafkaCluster cluster = KafkaCluster.started(star, star.hosts().subList(0, 3))) {
                 kafka = cluster;
                 postgres = joined(pgStart);
-                run();
+                try {
+                    run();
+                } catch (Exception | Error e) {
+                    dumpThreads(); // what each worker waits on, in its log
+                    throw e;
+                }
             } finally {
                 pgStart.handle((pg, failure) -> {
                     if (pg != null) {
@@ -281,6 +286,25 @@ class KafkaLeaderFaultTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+
+    /** Appends each running worker's threads to its log ({@code jcmd PID Thread.print}). */
+    private void dumpThreads() {
+        for (Worker worker : workers) {
+            if (worker.process != null && worker.process.isAlive()) {
+                resume(worker);
+                try {
+                    Process jcmd = new ProcessBuilder("jcmd", Long.toString(worker.process.pid()), "Thread.print")
+                            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(
+                                    worker.log.toFile())).start();
+                    jcmd.waitFor(20, TimeUnit.SECONDS);
+                } catch (IOException e) {
+                    // no dump: the failure stands as it is
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
             }
         }

@@ -1,5 +1,6 @@
 package dev.cosid.partition;
 
+import dev.cosid.coordination.CoordinationException;
 import dev.cosid.coordination.ElectionListener;
 import dev.cosid.coordination.Elector;
 import dev.cosid.coordination.FencedException;
@@ -115,6 +116,28 @@ public final class LeaderWorker {
                         public void revoked(Revocation revocation) {
                             say("revoked " + role + " " + revocation.leadership().token() + " "
                                     + revocation.reason() + " " + revocation.detail().replace('\n', ' '));
+                        }
+
+                        private String lastFailure = "";
+
+                        @Override
+                        public void renewalFailed(Leadership leadership, CoordinationException failure,
+                                                  long revokeAtMillis) {
+                            failed("renewal-failed " + role + " " + leadership.token(), failure);
+                        }
+
+                        @Override
+                        public void campaignFailed(Role failedRole, CoordinationException failure) {
+                            failed("campaign-failed " + role, failure);
+                        }
+
+                        /** Says a failure once, not again while it repeats. */
+                        private synchronized void failed(String what, CoordinationException failure) {
+                            String text = what + ": " + String.valueOf(failure.getMessage()).replace('\n', ' ');
+                            if (!text.equals(lastFailure)) {
+                                say(text);
+                                lastFailure = text;
+                            }
                         }
                     })
                     .work(leadership -> lead(leadership, member, writer, writes)).start();
