@@ -572,12 +572,18 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
      * @throws CoordinationException when the transaction failed otherwise: it was aborted (if the body threw an
      *     unchecked exception, that exception is rethrown after the abort)
      */
-    public synchronized <T> T inTransaction(Leadership leadership, TransactionBody<T> body) {
+    public <T> T inTransaction(Leadership leadership, TransactionBody<T> body) {
         Objects.requireNonNull(leadership, "leadership");
         Objects.requireNonNull(body, "body");
+        // checked before the transport's lock is taken: a leadership being given back holds its own lock while it
+        // waits for the transport's (to clear the lease), so checking it under the transport's lock deadlocked
         leadership.requireLive();
-        Role role = leadership.role();
-        FencingToken token = leadership.token();
+        synchronized (this) {
+            return transactionOf(leadership.role(), leadership.token(), body);
+        }
+    }
+
+    private <T> T transactionOf(Role role, FencingToken token, TransactionBody<T> body) {
         List<Object> result = new ArrayList<>(1);
         transact(role, token, "commit the leader's transaction", (rp, producer) -> {
             List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sends =
