@@ -61,6 +61,16 @@ final class PostgresSetup implements AutoCloseable {
         standby.promote();
     }
 
+    /** Runs one SQL command on the primary (the old one, after a promotion) through its socket. */
+    String primarySql(String sql) {
+        return primary.sql(sql);
+    }
+
+    /** Runs one SQL command on the standby (the new primary, after a promotion) through its socket. */
+    String standbySql(String sql) {
+        return standby.sql(sql);
+    }
+
     /** Returns how many backends of the old primary wait for a synchronous standby's confirmation now. */
     int waitingOnSyncRep() {
         return Integer.parseInt(primary.sql("SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'SyncRep'"));

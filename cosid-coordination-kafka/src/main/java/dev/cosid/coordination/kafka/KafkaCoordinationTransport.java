@@ -24,9 +24,11 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.DescribeTransactionsOptions;
 import org.apache.kafka.clients.admin.FeatureMetadata;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -87,6 +89,8 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
 
     private final Map<String, Object> clientConfig;
     private final Duration timeout;
+    /** How long one request to one broker may take: see {@link #withRequestBounds}. */
+    private final long requestTimeoutMillis;
     private final Admin admin;
     private final KafkaProducer<byte[], byte[]> registrations;
     private final int partitions;
@@ -136,13 +140,14 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
             throw new CoordinationException("lease duration of " + leaseDuration.toMillis()
                     + " ms is not between 1 ms and " + Integer.MAX_VALUE + " ms");
         }
-        this.clientConfig = Map.copyOf(clientConfig);
+        this.clientConfig = Map.copyOf(withRequestBounds(clientConfig, leaseDuration, timeout));
         this.timeout = timeout;
+        this.requestTimeoutMillis = ((Number) this.clientConfig.get(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG))
+                .longValue();
         this.transactionTimeout = leaseDuration.compareTo(Duration.ofMinutes(1)) > 0 ? leaseDuration
                 : Duration.ofMinutes(1);
-        Map<String, Object> adminConfig = new HashMap<>(clientConfig);
+        Map<String, Object> adminConfig = new HashMap<>(this.clientConfig);
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
-        adminConfig.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeout.toMillis());
         try {
             this.admin = Admin.create(adminConfig);
         } catch (KafkaException e) {
@@ -154,7 +159,7 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
             ensureTopic(replicationFactor);
             this.partitions = partitionCount();
             this.transactionsV2 = transactionVersion() >= 2;
-            Map<String, Object> config = new HashMap<>(clientConfig);
+            Map<String, Object> config = new HashMap<>(this.clientConfig);
             config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
             config.put(ProducerConfig.ACKS_CONFIG, "all");
             config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, (int) timeout.toMillis());
@@ -162,6 +167,50 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         } catch (RuntimeException e) {
             admin.close(Duration.ZERO);
             throw e;
+        }
+    }
+
+    /**
+     * Returns the client settings with each request to one broker bounded well inside the lease: a tenth of the
+     * lease (at least 1 s, at most the call timeout), connection setup within half of that, unless the settings ask
+     * for less. A request sent to a broker that died or was cut off then fails over to the broker the cluster moved
+     * the partition or the transaction coordinator to, within the renewal's time; with Kafka's 30 s request timeout
+     * (or the call timeout, which the admin client once used per request) one such request outlasted the lease,
+     * and one broker of three cost the leader its role. A tenth, as one renewal may meet the silent broker three
+     * times in a row (the lease write waiting for the in-sync replicas to shrink, the commit sent to the old
+     * coordinator, the read-back's coordinator lookup), and must still end before the deadline less the margin.
+     *
+     * @param clientConfig the user's client settings
+     * @param leaseDuration the lease duration
+     * @param timeout the call timeout
+     * @return the settings to build every client with
+     */
+    static Map<String, Object> withRequestBounds(Map<String, Object> clientConfig, Duration leaseDuration,
+                                                 Duration timeout) {
+        long request = Math.min(timeout.toMillis(), Math.max(1000, leaseDuration.toMillis() / 10));
+        request = Math.min(request, millis(clientConfig, CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, 30_000));
+        long setup = Math.min(Math.max(1, request / 2),
+                millis(clientConfig, CommonClientConfigs.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, 10_000));
+        long setupMax = Math.max(setup, Math.min(request,
+                millis(clientConfig, CommonClientConfigs.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, 30_000)));
+        Map<String, Object> bounded = new HashMap<>(clientConfig);
+        bounded.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, (int) request);
+        bounded.put(CommonClientConfigs.SOCKET_CONNECTION_SETUP_TIMEOUT_MS_CONFIG, setup);
+        bounded.put(CommonClientConfigs.SOCKET_CONNECTION_SETUP_TIMEOUT_MAX_MS_CONFIG, setupMax);
+        return bounded;
+    }
+
+    /** A setting in milliseconds as a number or its text, or the default when it is not set. */
+    private static long millis(Map<String, Object> config, String key, long defaultMillis) {
+        Object value = config.get(key);
+        if (value == null) {
+            return defaultMillis;
+        }
+        try {
+            return value instanceof Number number ? number.longValue() : Long.parseLong(value.toString().trim());
+        } catch (NumberFormatException e) {
+            throw new CoordinationException("the client setting " + key + " = '" + value + "' is not a number of "
+                    + "milliseconds", e);
         }
     }
 
@@ -523,12 +572,18 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
      * @throws CoordinationException when the transaction failed otherwise: it was aborted (if the body threw an
      *     unchecked exception, that exception is rethrown after the abort)
      */
-    public synchronized <T> T inTransaction(Leadership leadership, TransactionBody<T> body) {
+    public <T> T inTransaction(Leadership leadership, TransactionBody<T> body) {
         Objects.requireNonNull(leadership, "leadership");
         Objects.requireNonNull(body, "body");
+        // checked before the transport's lock is taken: a leadership being given back holds its own lock while it
+        // waits for the transport's (to clear the lease), so checking it under the transport's lock deadlocked
         leadership.requireLive();
-        Role role = leadership.role();
-        FencingToken token = leadership.token();
+        synchronized (this) {
+            return transactionOf(leadership.role(), leadership.token(), body);
+        }
+    }
+
+    private <T> T transactionOf(Role role, FencingToken token, TransactionBody<T> body) {
         List<Object> result = new ArrayList<>(1);
         transact(role, token, "commit the leader's transaction", (rp, producer) -> {
             List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sends =
@@ -686,17 +741,29 @@ public final class KafkaCoordinationTransport implements CoordinationTransport {
         return describeSettled(role);
     }
 
-    /** Reads the coordinator's pair, waiting (up to the timeout) for a commit or abort that is still completing. */
+    /**
+     * Reads the coordinator's pair, waiting (up to the timeout) for a commit or abort that is still completing.
+     * Each question is bounded by the request timeout and asked again, up to the timeout, when it times out: the
+     * admin client waits on a coordinator lookup sent to a silent broker for the whole bound of its call, not its
+     * request timeout, so one question with the call's bound stayed with a broker cut off for the whole timeout.
+     */
     private Optional<FencingToken> describeSettled(Role role) {
         long deadline = CLOCK.monotonicNanos() + timeout.toNanos();
         for (;;) {
             TransactionDescription description;
             try {
-                description = admin.describeTransactions(List.of(role.name())).description(role.name())
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - CLOCK.monotonicNanos());
+                int attempt = (int) Math.max(1, Math.min(requestTimeoutMillis, left));
+                description = admin.describeTransactions(List.of(role.name()),
+                                new DescribeTransactionsOptions().timeoutMs(attempt)).description(role.name())
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (ExecutionException e) {
                 if (e.getCause() instanceof TransactionalIdNotFoundException) {
                     return Optional.empty();
+                }
+                if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException
+                        && CLOCK.monotonicNanos() - deadline < 0) {
+                    continue; // another broker may answer: the cluster moves a silent one's coordinators
                 }
                 throw failure("describe the transactions of role '" + role + "'", e);
             } catch (InterruptedException e) {

@@ -6,10 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cosid.coordination.CoordinationClient;
+import dev.cosid.coordination.CoordinationException;
+import dev.cosid.coordination.ElectionListener;
+import dev.cosid.coordination.Elector;
 import dev.cosid.coordination.FencedException;
 import dev.cosid.coordination.Leadership;
 import dev.cosid.coordination.LeaseConfig;
 import dev.cosid.coordination.MemberId;
+import dev.cosid.coordination.Revocation;
 import dev.cosid.coordination.Role;
 import dev.cosid.coordination.RolePartitioner;
 import dev.cosid.testkit.Await;
@@ -87,6 +91,60 @@ class KafkaClusterPartitionTest {
                     Duration.ofSeconds(10), "node " + cutOff + " back among the in-sync replicas");
             assertTrue(connects(kafka.hostOf(other), kafka.endpointOf(cutOff)),
                     "node " + other + " reaches node " + cutOff + " again once healed");
+        }
+    }
+
+    /**
+     * A leader keeps its role through the cut of the broker that coordinates its transactions, with the
+     * transport's own client settings (only the bootstrap servers given): the cluster moves the coordinator within
+     * seconds, and the renewal must not wait longer than that on the silent broker. It once did: the transport set
+     * its admin client's request timeout to its whole call timeout (30 s), and the clients kept Kafka's 30 s
+     * request timeout, so the read-back after a lease commit, or the commit itself, waited on the cut-off broker
+     * past the lease's deadline and the leader was revoked for failing renewals by the fault of one broker of three.
+     */
+    @Test
+    void aLeaderKeepsItsRoleThroughTheCutOfTheBrokerCoordinatingItsTransactions() {
+        LeaseConfig config = LeaseConfig.of(Duration.ofSeconds(15), Duration.ofSeconds(5), Duration.ofSeconds(2));
+        Role role = Role.of("renewing-" + UUID.randomUUID().toString().substring(0, 8));
+        List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        dev.cosid.time.Clock clock = dev.cosid.time.Clock.system();
+        try (StarNetwork net = StarNetwork.created("kafka-1", "kafka-2", "kafka-3");
+                KafkaCluster kafka = KafkaCluster.started(net, net.hosts());
+                KafkaCoordinationTransport transport = KafkaCoordinationTransport.create(
+                        Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), 3,
+                        config.duration());
+                Elector elector = Elector.builder(transport, role, MemberId.of("a")).config(config)
+                        .listener(new ElectionListener() {
+                            @Override
+                            public void elected(Leadership leadership) {
+                                events.add("elected " + leadership.token());
+                            }
+
+                            @Override
+                            public void revoked(Revocation revocation) {
+                                events.add("revoked " + revocation);
+                            }
+
+                            @Override
+                            public void renewalFailed(Leadership leadership, CoordinationException failure,
+                                                      long revokeAtMillis) {
+                                failures.add(clock.nowMillis() + " " + failure.getMessage());
+                            }
+                        }).start()) {
+            Await.until(elector::leading, Duration.ofSeconds(30), "a leads");
+            int coordinator = kafka.leaderOf(KafkaCluster.TRANSACTION_STATE, kafka.transactionStatePartition(
+                    role.name()));
+            long renewedBefore = elector.leadership().orElseThrow().lease().grantedAt();
+            net.cut(kafka.hostOf(coordinator));
+            Await.elapse(config.duration().plusSeconds(3)); // past the deadline of the lease held at the cut
+            assertTrue(elector.leading() && events.size() == 1, "a still leads after a lease's time with node "
+                    + coordinator + " cut off, never revoked: " + events
+                    + "; renewals failed: " + failures);
+            assertTrue(elector.leadership().orElseThrow().lease().grantedAt() > renewedBefore
+                    + config.renewInterval().toMillis(), "a renewed during the cut");
+            net.heal(kafka.hostOf(coordinator));
+            kafka.awaitReady();
         }
     }
 
