@@ -60,7 +60,9 @@ class LeaderOnlyTest {
                 .withBean(Jobs.class)
                 .withBean(Events.class)
                 .withPropertyValues("cosid.leadership.enabled=true", "cosid.leadership.member=" + name,
-                        "cosid.leadership.lease=1500ms", "cosid.leadership.renew=500ms",
+                        // a 6 s lease renewed every 2 s: a member keeps its role on a loaded machine (b lost a
+                        // 1.5 s lease between taking it and its first call at load 20)
+                        "cosid.leadership.lease=6s", "cosid.leadership.renew=2s",
                         "cosid.leadership.stagger=200ms", "cosid.leadership.retry=100ms");
     }
 
