@@ -60,14 +60,23 @@ public final class MariaDbServer extends ServerProcess {
     @Override
     protected void initialize() throws IOException {
         Files.writeString(home.resolve("init.sql"), "CREATE DATABASE IF NOT EXISTS cosid;\n");
+        Files.createDirectories(tmpDir());
+        // a temporary directory of its own: bootstraps side by side in /tmp failed on each other's temporary
+        // tables ("Could not remove temporary table '/tmp/#sql-temptable-...'", then "Unknown table")
         run(asRoot(List.of(installDb.toString(), "--no-defaults", "--datadir=" + dataDir(),
-                "--auth-root-authentication-method=normal", "--skip-test-db")), Duration.ofSeconds(120), false);
+                "--auth-root-authentication-method=normal", "--skip-test-db", "--tmpdir=" + tmpDir())),
+                Duration.ofSeconds(120), false);
+    }
+
+    private Path tmpDir() {
+        return home.resolve("tmp");
     }
 
     @Override
     protected Process launch() throws IOException {
         return new ProcessBuilder(asRoot(List.of(mariadbd.toString(), "--no-defaults", "--datadir=" + dataDir(),
                 "--port=" + port, "--bind-address=127.0.0.1", "--socket=/tmp/cosid-mariadb-" + port + ".sock",
+                "--tmpdir=" + tmpDir(),
                 "--pid-file=" + home.resolve("mariadbd.pid"), "--log-error=" + home.resolve("mariadbd.err"),
                 "--init-file=" + home.resolve("init.sql"), "--innodb-buffer-pool-size=32M", "--skip-name-resolve",
                 "--max-connections=400")))
