@@ -18,6 +18,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -215,7 +216,17 @@ public final class LeaderWorker {
 
     private static Connection connect(String jdbcUrl) throws SQLException {
         // a cut-off worker's statement waits on TCP like any client's; the bound only ends a hopeless one
-        return DriverManager.getConnection(jdbcUrl + "&connectTimeout=2&socketTimeout=60");
+        Connection c = DriverManager.getConnection(jdbcUrl + "&connectTimeout=2&socketTimeout=60");
+        // a worker cut off inside its transaction holds the fence row's lock until the server ends its session,
+        // and its successor's fence update waits on that lock: without this, past the test's 60 s bound (the
+        // server would notice the dead client after TCP keepalive's two hours). docs/leadership.md says so
+        try (Statement statement = c.createStatement()) {
+            statement.execute("SET idle_in_transaction_session_timeout = 5000");
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return c;
     }
 
     /** The fenced paths: the role's Kafka transactions and the JDBC fence. */

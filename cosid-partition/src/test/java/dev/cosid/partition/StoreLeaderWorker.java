@@ -17,6 +17,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -112,6 +113,10 @@ public final class StoreLeaderWorker {
             throws SQLException {
         String[] parts = text.split(" ");
         try (Connection c = DriverManager.getConnection(fenceUrl + "&connectTimeout=2&socketTimeout=60")) {
+            try (Statement statement = c.createStatement()) {
+                // a worker cut off inside its transaction must not hold the fence row's lock for long (LeaderWorker)
+                statement.execute("SET idle_in_transaction_session_timeout = 5000");
+            }
             c.setAutoCommit(false);
             try {
                 fence.check(c, leadership.role(), leadership.token());
