@@ -126,8 +126,8 @@ class Boot3LeaderAppTest {
             // interrupted its job inside a transaction of the role, its resignation did not clear the lease and b
             // waited for the deadline (once in a loaded run, 14.3 s after the close: a liveness defect, not fixed
             // yet); safety never depended on it
-            assertTrue(firstOfB.startMillis() < deadlineOfA + 5_000, "b ran " + (firstOfB.startNanos() - closing) / 1_000_000
-                    + " ms after a's close, " + (firstOfB.startMillis() - deadlineOfA) + " ms after a's deadline");
+            assertTrue(firstOfB.startMillis() < deadlineOfA + 5_000, "b ran "
+                    + (firstOfB.startNanos() - closing) / 1_000_000 + " ms after a's close, " + (firstOfB.startMillis() - deadlineOfA) + " ms after a's deadline");
 
             List<Run> all;
             synchronized (Boot3LeaderApplication.RUNS) {
